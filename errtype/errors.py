@@ -1,0 +1,55 @@
+"""Typed exceptions raised by errtype's library code (never ``sys.exit`` or printing)."""
+
+from __future__ import annotations
+
+
+class ErrtypeError(Exception):
+    """Base class of every error errtype raises on purpose."""
+
+
+class InputError(ErrtypeError, ValueError):
+    """Bad input data. Carries the file name, 1-based line number and byte offset when known."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        offset: int | None = None,
+    ) -> None:
+        self.reason = message
+        self.path = path
+        self.line = line
+        self.offset = offset
+        where = []
+        if path is not None:
+            where.append(str(path))
+        if line is not None:
+            where.append(f"line {line}")
+        if offset is not None:
+            where.append(f"byte {offset}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+class EncodingError(InputError):
+    """Input bytes are not valid in the declared encoding."""
+
+
+class LineCountError(InputError):
+    """Parallel input files do not have the same number of lines."""
+
+
+class M2FormatError(InputError):
+    """A malformed M2 file."""
+
+
+class ResourceError(ErrtypeError):
+    """A model, word list or other resource is missing or cannot be loaded."""
+
+
+class UnknownLanguageError(ErrtypeError, KeyError):
+    """No language is registered under the requested code."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""

@@ -1,0 +1,103 @@
+"""Token and Sentence: the only view of linguistic annotation the engine sees."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import overload
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token with the annotation the aligner, merger and classifiers read.
+
+    ``head`` is the absolute index of the syntactic head within the sentence (a root points to
+    itself); ``ws`` is the whitespace that followed the token in the source text.
+    """
+
+    text: str
+    lemma: str = ""
+    pos: str = ""
+    tag: str = ""
+    dep: str = ""
+    head: int = -1
+    feats: str = ""
+    ws: str = " "
+    lower: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.lower:
+            object.__setattr__(self, "lower", self.text.lower())
+
+
+class Sentence(Sequence[Token]):
+    """An immutable sequence of tokens plus derived views (children, text of spans)."""
+
+    __slots__ = ("tokens", "_children", "_lowers", "_texts")
+
+    def __init__(self, tokens: Sequence[Token] = ()) -> None:
+        self.tokens: tuple[Token, ...] = tuple(tokens)
+        self._children: tuple[tuple[int, ...], ...] | None = None
+        self._texts: tuple[str, ...] | None = None
+        self._lowers: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_words(cls, words: Sequence[str]) -> Sentence:
+        """A sentence of bare words (no linguistic annotation)."""
+        return cls([Token(w) for w in words])
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @overload
+    def __getitem__(self, i: int) -> Token: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Token, ...]: ...
+    def __getitem__(self, i: int | slice) -> Token | tuple[Token, ...]:
+        return self.tokens[i]
+
+    def __iter__(self) -> Iterator[Token]:
+        return iter(self.tokens)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sentence) and self.tokens == other.tokens
+
+    def __hash__(self) -> int:
+        return hash(self.tokens)
+
+    def __repr__(self) -> str:
+        return f"Sentence({self.text!r})"
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        if self._texts is None:
+            self._texts = tuple(t.text for t in self.tokens)
+        return self._texts
+
+    @property
+    def lowers(self) -> tuple[str, ...]:
+        if self._lowers is None:
+            self._lowers = tuple(t.lower for t in self.tokens)
+        return self._lowers
+
+    @property
+    def text(self) -> str:
+        """Tokens joined by single spaces (the M2 ``S`` line)."""
+        return " ".join(self.texts)
+
+    def span_text(self, start: int, end: int) -> str:
+        """Text of ``tokens[start:end]`` as the source rendered it (inner whitespace kept)."""
+        toks = self.tokens[start:end]
+        if not toks:
+            return ""
+        return "".join(t.text + t.ws for t in toks[:-1]) + toks[-1].text
+
+    def children(self, i: int) -> tuple[int, ...]:
+        """Indices of the syntactic children of token ``i`` in sentence order."""
+        if self._children is None:
+            kids: list[list[int]] = [[] for _ in self.tokens]
+            for j, tok in enumerate(self.tokens):
+                if 0 <= tok.head < len(kids) and tok.head != j:
+                    kids[tok.head].append(j)
+            self._children = tuple(tuple(k) for k in kids)
+        return self._children[i]
