@@ -1,0 +1,69 @@
+"""Shared pieces of the scorers: P/R/F arithmetic and the result object with its signature."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+def prf(tp: float, fp: float, fn: float, beta: float = 0.5) -> tuple[float, float, float]:
+    """Precision, recall, F-beta with the ERRANT/M2 convention: an empty denominator gives 1.0.
+
+    (P = 1 when nothing was proposed, R = 1 when nothing was to be found; F = 0 when P + R = 0.)
+    """
+    p = tp / (tp + fp) if fp else 1.0
+    r = tp / (tp + fn) if fn else 1.0
+    b2 = beta * beta
+    f = (1 + b2) * p * r / (b2 * p + r) if p + r else 0.0
+    return p, r, f
+
+
+def signature(metric: str, settings: Mapping[str, Any]) -> str:
+    """A sacreBLEU-style reproducibility string: ``metric|key:value|...|version:errtype-X``."""
+    from .. import __version__
+
+    parts = [metric] + [f"{k}:{v}" for k, v in settings.items()]
+    parts.append(f"version:errtype-{__version__}")
+    return "|".join(parts)
+
+
+@dataclass
+class ScoreResult:
+    """What every metric returns: corpus score(s), per-sentence and per-type detail, signature."""
+
+    metric: str
+    corpus: dict[str, float]
+    signature: str
+    counts: dict[str, float] = field(default_factory=dict)
+    sentences: list[dict[str, Any]] = field(default_factory=list)
+    per_type: dict[str, dict[str, float]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def table(self, columns: Sequence[str] | None = None) -> str:
+        """A plain-text table of the corpus scores followed by the signature."""
+        cols = list(columns or self.corpus)
+        head = "\t".join(cols)
+        vals = "\t".join(_fmt(self.corpus[c]) for c in cols)
+        return f"{head}\n{vals}\n{self.signature}"
+
+    def type_table(self, beta: float = 0.5) -> str:
+        """Per-type TP/FP/FN/P/R/F table (TSV), types sorted by name."""
+        rows = [f"Type\tTP\tFP\tFN\tP\tR\tF{beta}"]
+        for t in sorted(self.per_type):
+            c = self.per_type[t]
+            p, r, f = prf(c.get("tp", 0), c.get("fp", 0), c.get("fn", 0), beta)
+            rows.append(f"{t}\t{c.get('tp', 0):g}\t{c.get('fp', 0):g}\t{c.get('fn', 0):g}"
+                        f"\t{p:.4f}\t{r:.4f}\t{f:.4f}")
+        return "\n".join(rows)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4f}" if isinstance(x, float) else str(x)

@@ -1,0 +1,150 @@
+"""One input/output layer for every command: strict UTF-8 line reading and atomic writing.
+
+Lines are split on ``\\n`` only (never on the other characters ``str.splitlines`` treats as line
+breaks, such as U+2028 or form feed), a trailing ``\\r`` is dropped (CRLF files), a UTF-8 BOM at the
+start of a file is dropped, and a missing final newline is fine. Invalid bytes raise
+:class:`EncodingError` naming the file, line and byte offset, unless ``errors="replace"``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, NamedTuple
+
+from .errors import EncodingError, InputError, LineCountError
+
+PathLike = str | os.PathLike[str]
+
+
+class Line(NamedTuple):
+    """One line of input: 1-based number, text without terminator, byte offset of its start."""
+
+    number: int
+    text: str
+    offset: int
+
+
+def _open_binary(path: PathLike) -> IO[bytes]:
+    if str(path) == "-":
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise InputError("no such file", path=str(path)) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", path=str(path)) from None
+    except PermissionError:
+        raise InputError("permission denied", path=str(path)) from None
+
+
+def decode_lines(
+    chunks: Iterable[bytes], name: str, encoding: str = "utf-8", errors: str = "strict"
+) -> Iterator[Line]:
+    """Decode an iterable of raw lines (each ending in ``\\n`` except maybe the last)."""
+    offset = 0
+    for number, raw in enumerate(chunks, 1):
+        start = offset
+        offset += len(raw)
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        bom = encoding.lower() in {"utf-8", "utf8"} and raw.startswith(b"\xef\xbb\xbf")
+        if number == 1 and bom:
+            raw = raw[3:]
+            start += 3
+        try:
+            text = raw.decode(encoding, errors)
+        except UnicodeDecodeError as exc:
+            raise EncodingError(
+                f"invalid {encoding} byte {raw[exc.start:exc.start + 1]!r} "
+                f"(use --encoding-errors replace to substitute U+FFFD)",
+                path=name, line=number, offset=start + exc.start,
+            ) from None
+        yield Line(number, text, start)
+
+
+def read_lines(path: PathLike, encoding: str = "utf-8", errors: str = "strict") -> Iterator[Line]:
+    """Stream the lines of a file (``-`` = standard input)."""
+    fh = _open_binary(path)
+    try:
+        yield from decode_lines(fh, str(path), encoding, errors)
+    finally:
+        if fh is not sys.stdin.buffer:
+            fh.close()
+
+
+def read_text_lines(source: PathLike | Iterable[str], name: str | None = None) -> Iterator[Line]:
+    """Lines of a path, or of an iterable of already-decoded strings (tests, in-memory data)."""
+    if isinstance(source, (str, os.PathLike)):
+        yield from read_lines(source)
+        return
+    offset = 0
+    for number, text in enumerate(source, 1):
+        clean = text[:-1] if text.endswith("\n") else text
+        clean = clean[:-1] if clean.endswith("\r") else clean
+        yield Line(number, clean, offset)
+        offset += len(text.encode("utf-8", "surrogatepass"))
+
+
+def count_lines(path: PathLike) -> int:
+    """Number of lines (a final line without newline counts; an empty file has none)."""
+    n = 0
+    last = b"\n"
+    with _open_binary(path) as fh:
+        while block := fh.read(1 << 20):
+            n += block.count(b"\n")
+            last = block[-1:]
+    return n + (last != b"\n")
+
+
+def read_parallel(
+    paths: Sequence[PathLike], encoding: str = "utf-8", errors: str = "strict"
+) -> Iterator[tuple[int, list[str]]]:
+    """Iterate over parallel files in lock-step: (line number, [text of each file]).
+
+    All line counts are checked before the first line is yielded; a mismatch raises
+    :class:`LineCountError` listing every file's count.
+    """
+    counts = [count_lines(p) for p in paths]
+    if len(set(counts)) > 1:
+        detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))
+        raise LineCountError(f"parallel files have different numbers of lines ({detail})",
+                             path=str(paths[0]))
+    iters = [read_lines(p, encoding, errors) for p in paths]
+    for lines in zip(*iters, strict=True):
+        yield lines[0].number, [ln.text for ln in lines]
+
+
+@contextlib.contextmanager
+def atomic_output(path: PathLike, encoding: str = "utf-8") -> Iterator[IO[str]]:
+    """Write text to ``path`` atomically: a temporary file in the same folder, renamed on success.
+
+    On any exception (including KeyboardInterrupt) the temporary file is removed and the target is
+    left untouched. ``-`` writes to standard output.
+    """
+    if str(path) == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    try:
+        with open(fd, "w", encoding=encoding, newline="\n") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
