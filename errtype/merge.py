@@ -1,0 +1,123 @@
+"""Edit extraction from an alignment: all-split, all-merge, all-equal and linguistic rules.
+
+The rule-based merger is one engine with switches; a language configures it (English ERRANT 3.0.2
+rules, or the ERRANT 2.0.0 / Czech variant) instead of re-implementing it.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations, groupby
+
+from .lang.base import AlignOp, Language
+from .tokens import Sentence, Token
+
+STRATEGIES = ("rules", "all-split", "all-merge", "all-equal")
+Span = tuple[int, int, int, int]
+_PUNCT_CHARS = string.punctuation
+
+
+def merge(seq: Sequence[AlignOp], orig: Sentence, cor: Sentence, lang: Language,
+          strategy: str = "rules") -> list[Span]:
+    """Edit spans (o_start, o_end, c_start, c_end) extracted from an alignment sequence."""
+    if strategy == "rules":
+        return lang.merge_rules(seq, orig, cor)
+    if strategy == "all-split":
+        return [_span(a) for a in seq if a.op != "M"]
+    if strategy == "all-merge":
+        return [_merged(list(g)) for is_m, g in groupby(seq, lambda a: a.op == "M") if not is_m]
+    if strategy == "all-equal":
+        return [_merged(list(g)) for op, g in groupby(seq, lambda a: a.op) if op != "M"]
+    raise ValueError(f"unknown merging strategy {strategy!r}; choose from: {', '.join(STRATEGIES)}")
+
+
+def _span(a: AlignOp) -> Span:
+    return (a.o_start, a.o_end, a.c_start, a.c_end)
+
+
+def _merged(items: Sequence[AlignOp]) -> Span:
+    return (items[0].o_start, items[-1].o_end, items[0].c_start, items[-1].c_end)
+
+
+def is_punct(tok: Token) -> bool:
+    """PUNCT tag, or text contained in ``string.punctuation`` (ERRANT's substring quirk)."""
+    return tok.pos == "PUNCT" or tok.text in _PUNCT_CHARS
+
+
+@dataclass(frozen=True)
+class RuleMerger:
+    """ERRANT's linguistic merging rules with the switches that differ between versions.
+
+    ``possessive``: the 3.x possessive rules; ``content_pos``: POS that make a run one edit;
+    ``same_pos``: the same-POS/verb-phrase rule ``(pos_set, len_o, len_c) -> merge?``;
+    ``similar``: the similar-substitution split test on two token texts.
+    """
+
+    possessive: bool
+    content_pos: frozenset[str]
+    same_pos: Callable[[set[str], int, int], bool]
+    similar: Callable[[str, str], bool]
+
+    def __call__(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence) -> list[Span]:
+        out: list[Span] = []
+        for key, group in groupby(seq, lambda a: a.op[0] if a.op[0] in "MT" else "X"):
+            if key == "M":
+                continue
+            if key == "T":
+                out.extend(_span(a) for a in group)
+            else:
+                out.extend(self._process(list(group), orig, cor))
+        return out
+
+    def _process(self, seq: list[AlignOp], orig: Sentence, cor: Sentence) -> list[Span]:
+        if len(seq) <= 1:
+            return [_span(a) for a in seq]
+        ops = [a.op for a in seq]
+        if all(op == "D" for op in ops) or all(op == "I" for op in ops):
+            return [_merged(seq)]
+        proc = self._process
+        pairs = sorted(combinations(range(len(seq)), 2), key=lambda p: p[0] - p[1])
+        content = False
+        for start, end in pairs:
+            if "S" not in ops[start:end + 1]:
+                continue
+            o = orig[seq[start].o_start:seq[end].o_end]
+            c = cor[seq[start].c_start:seq[end].c_end]
+            if self.possessive:
+                if start == 0 and (o[0].tag == "POS" or c[0].tag == "POS"):
+                    return [_span(seq[0])] + proc(seq[1:], orig, cor)
+                if o[-1].tag == "POS" or c[-1].tag == "POS":
+                    return (proc(seq[:end - 1], orig, cor) + [_merged(seq[end - 1:end + 1])]
+                            + proc(seq[end + 1:], orig, cor))
+            if o[-1].lower == c[-1].lower:
+                if start == 0 and ((len(o) == 1 and c[0].text[0].isupper())
+                                   or (len(c) == 1 and o[0].text[0].isupper())):
+                    return [_merged(seq[start:end + 1])] + proc(seq[end + 1:], orig, cor)
+                if (len(o) > 1 and is_punct(o[-2])) or (len(c) > 1 and is_punct(c[-2])):
+                    return (proc(seq[:end - 1], orig, cor) + [_merged(seq[end - 1:end + 1])]
+                            + proc(seq[end + 1:], orig, cor))
+            s = "".join(t.lower for t in o).replace("'", "").replace("-", "")
+            t = "".join(t.lower for t in c).replace("'", "").replace("-", "")
+            if s == t:
+                return (proc(seq[:start], orig, cor) + [_merged(seq[start:end + 1])]
+                        + proc(seq[end + 1:], orig, cor))
+            pos_set = {tok.pos for tok in o} | {tok.pos for tok in c}
+            if self.same_pos(pos_set, len(o), len(c)):
+                return (proc(seq[:start], orig, cor) + [_merged(seq[start:end + 1])]
+                        + proc(seq[end + 1:], orig, cor))
+            if end - start < 2:
+                if len(o) == len(c) == 2:
+                    return proc(seq[:start + 1], orig, cor) + proc(seq[start + 1:], orig, cor)
+                if ((ops[start] == "S" and self.similar(o[0].text, c[0].text))
+                        or (ops[end] == "S" and self.similar(o[-1].text, c[-1].text))):
+                    return proc(seq[:start + 1], orig, cor) + proc(seq[start + 1:], orig, cor)
+                if end == len(seq) - 1 and ((ops[-1] in ("D", "S") and o[-1].pos == "DET")
+                                            or (ops[-1] in ("I", "S") and c[-1].pos == "DET")):
+                    return proc(seq[:-1], orig, cor) + [_span(seq[-1])]
+            if not pos_set.isdisjoint(self.content_pos):
+                content = True
+        if content:
+            return [_merged(seq)]
+        return [_span(a) for a in seq]
