@@ -1,4 +1,4 @@
-"""The dynamic-programming aligner (Damerau-Levenshtein with linguistic costs, or plain Levenshtein).
+"""The dynamic-programming aligner: Damerau-Levenshtein with linguistic costs, or Levenshtein.
 
 The substitution cost and the transposition test come from the Language; everything else follows
 ERRANT exactly: match only on identical text, candidates [transposition, substitution, insertion,
