@@ -1,0 +1,129 @@
+"""``errtype-compare``: the ERRANT scorer, option- and output-compatible with ``errant_compare``.
+
+The default standard output is byte-identical to errant_compare 3.0.2. Extras never change it:
+``--json FILE`` / ``--tsv FILE`` write the result (``-`` = standard output, after the tables),
+``--signature`` prints the signature line last, and text mode (``-orig SRC -hyp_text HYP
+-ref_text REF [REF ...]``) extracts the edits itself with ``-lang``'s annotator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from ..errors import ErrtypeError
+from ..score.errant import ErrantResult, errant_score, errant_score_text
+
+PROG = "errtype-compare"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (single-dash options exactly as errant_compare's)."""
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Calculate F-scores for error detection and/or correction.\n"
+                    "Flags let you evaluate at different levels of granularity.",
+        formatter_class=argparse.RawTextHelpFormatter,
+        usage="%(prog)s [options] (-hyp HYP -ref REF | -orig ORIG -hyp_text HYP "
+              "-ref_text REF [REF ...])",
+    )
+    p.add_argument("-hyp", help="A hypothesis M2 file.")
+    p.add_argument("-ref", help="A reference M2 file.")
+    p.add_argument("-b", "--beta", type=float, default=0.5,
+                   help="Value of beta in F-score. (default: 0.5)")
+    p.add_argument("-v", "--verbose", action="store_true", help="Print verbose output.")
+    eval_type = p.add_mutually_exclusive_group()
+    eval_type.add_argument("-dt", action="store_true",
+                           help="Evaluate Detection in terms of Tokens.")
+    eval_type.add_argument("-ds", action="store_true", help="Evaluate Detection in terms of Spans.")
+    eval_type.add_argument("-cs", action="store_true",
+                           help="Evaluate Correction in terms of Spans. (default)")
+    eval_type.add_argument("-cse", action="store_true",
+                           help="Evaluate Correction in terms of Spans and Error types.")
+    p.add_argument("-single", action="store_true",
+                   help="Only evaluate single token edits; i.e. 0:1, 1:0 or 1:1")
+    p.add_argument("-multi", action="store_true",
+                   help="Only evaluate multi token edits; i.e. 2+:n or n:2+")
+    p.add_argument("-filt", nargs="+", default=[],
+                   help="Do not evaluate the specified error types.")
+    p.add_argument("-cat", type=int, choices=[1, 2, 3],
+                   help="Show error category scores.\n"
+                        "1: Only show operation tier scores; e.g. R.\n"
+                        "2: Only show main tier scores; e.g. NOUN.\n"
+                        "3: Show all category scores; e.g. R:NOUN.")
+    text = p.add_argument_group("text mode (errtype extension: extract the edits first)")
+    text.add_argument("-orig", help="Source text, one tokenised or plain sentence per line.")
+    text.add_argument("-hyp_text", "--hyp-text", dest="hyp_text",
+                      help="Hypothesis text, parallel to -orig.")
+    text.add_argument("-ref_text", "--ref-text", dest="ref_text", nargs="+",
+                      help="Reference text file(s), parallel to -orig; one coder each.")
+    text.add_argument("-lang", default="en", help="Language of the annotator (default: en).")
+    extra = p.add_argument_group("errtype extensions (the default output is unchanged)")
+    extra.add_argument("--json", metavar="FILE",
+                       help="Write the full result (counts, per-sentence, per-type, signature) "
+                            "as JSON; '-' = standard output.")
+    extra.add_argument("--tsv", metavar="FILE",
+                       help="Write per-type P/R/F (at the -cat level, default 3) as TSV; "
+                            "'-' = standard output.")
+    extra.add_argument("--signature", action="store_true",
+                       help="Print the signature line after the tables.")
+    return p
+
+
+def _mode(args: argparse.Namespace) -> str:
+    if args.dt:
+        return "dt"
+    if args.ds:
+        return "ds"
+    if args.cse:
+        return "cse"
+    return "cs"
+
+
+def _write(target: str, text: str) -> None:
+    if target == "-":
+        sys.stdout.write(text)
+        return
+    from ..textio import atomic_output
+
+    with atomic_output(target) as fh:
+        fh.write(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command; returns the exit status (argparse exits with 2 on bad options)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    text_mode = args.orig is not None or args.hyp_text is not None or args.ref_text is not None
+    if text_mode:
+        if args.hyp is not None or args.ref is not None:
+            parser.error("use either -hyp/-ref (M2) or -orig/-hyp_text/-ref_text (text)")
+        if not (args.orig and args.hyp_text and args.ref_text):
+            parser.error("text mode needs -orig, -hyp_text and -ref_text")
+    elif args.hyp is None or args.ref is None:
+        parser.error("the following arguments are required: -hyp, -ref")
+    options = dict(mode=_mode(args), beta=args.beta, single=args.single, multi=args.multi,
+                   filt=args.filt, cat=args.cat, trace=args.verbose)
+    try:
+        result: ErrantResult
+        if text_mode:
+            result = errant_score_text(args.orig, args.hyp_text, args.ref_text, lang=args.lang,
+                                       **options)
+        else:
+            result = errant_score(args.hyp, args.ref, **options)
+        out = result.errant_text(verbose=args.verbose)
+        sys.stdout.write(out)
+        if args.signature:
+            sys.stdout.write(result.signature + "\n")
+        if args.json:
+            _write(args.json, result.to_json() + "\n")
+        if args.tsv:
+            _write(args.tsv, result.tsv())
+    except ErrtypeError as exc:
+        sys.stdout.flush()
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
