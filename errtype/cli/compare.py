@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+
 from ..errors import ErrtypeError
 from ..score.errant import ErrantResult, errant_score, errant_score_text
 
