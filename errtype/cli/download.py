@@ -1,0 +1,45 @@
+"""``errtype download LANG``: fetch the optional model of a language into the user cache."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..download import MODELS, download
+from ..errors import ErrtypeError
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="errtype download",
+        description="Download the model a language needs for exact reproduction "
+                    "(cs: the Czech ERRANT's UDPipe model czech-pdt-ud-2.5-191206, "
+                    "CC BY-NC-SA 4.0).")
+    ap.add_argument("lang", choices=sorted(MODELS), help="language code")
+    ap.add_argument("--url", help="download from this URL instead of the default")
+    ap.add_argument("--sha256", help="expected SHA-256 of the file (enforced)")
+    ap.add_argument("--cache-dir", help="store under this directory instead of the user cache")
+    ap.add_argument("--force", action="store_true", help="download even if already present")
+    ap.add_argument("--timeout", type=float, default=60.0, help="network timeout in seconds")
+    ap.add_argument("--quiet", action="store_true", help="print only the resulting path")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit status."""
+    args = _parser().parse_args(argv)
+    spec = MODELS[args.lang]
+    if not args.quiet:
+        print(f"Downloading {spec.filename} ({spec.licence})", file=sys.stderr)
+    try:
+        path = download(args.lang, url=args.url, sha256=args.sha256, directory=args.cache_dir,
+                        force=args.force, timeout=args.timeout)
+    except ErrtypeError as exc:
+        print(f"errtype download: error: {exc}", file=sys.stderr)
+        return 1
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

