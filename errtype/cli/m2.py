@@ -1,0 +1,97 @@
+"""errtype-m2: parallel text -> M2, or re-annotate an M2 file (ERRANT-compatible options)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..merge import STRATEGIES
+from .common import add_backend_options, backend_options, run
+
+PROG = "errtype-m2"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Extract and type edits. Parallel mode: -orig F -cor F [F ...] -out F. "
+                    "M2 mode: (-gold | -auto) M2_FILE -out F.")
+    p.add_argument("m2_file", nargs="?", help="M2 file to re-annotate (with -gold or -auto)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("-gold", action="store_true", help="re-type the gold edits of M2_FILE")
+    mode.add_argument("-auto", action="store_true", help="re-extract edits from M2_FILE")
+    p.add_argument("-orig", help="original text, one sentence per line")
+    p.add_argument("-cor", nargs="+", help="corrected text file(s), one per annotator")
+    p.add_argument("-out", required=True, help="output M2 file ('-' = standard output)")
+    p.add_argument("-tok", action="store_true", help="tokenise the text with the parser")
+    p.add_argument("-lev", action="store_true", help="plain Levenshtein alignment")
+    p.add_argument("-merge", choices=STRATEGIES, default="rules",
+                   help="merging strategy (default: rules)")
+    p.add_argument("-no_min", action="store_true", help="M2 mode: do not minimise gold edits")
+    p.add_argument("-old_cats", action="store_true", help="M2 mode: keep the old edit types")
+    p.add_argument("--on-error", choices=("fail", "skip"), default="fail",
+                   help="on a sentence that cannot be annotated: stop (default), or write a noop "
+                        "block, report it and go on")
+    p.add_argument("--max-tokens", type=int, default=None,
+                   help="skip (and report) sentences longer than this many tokens")
+    p.add_argument("--errant-noop", action="store_true",
+                   help="ERRANT's noop rule: a correction differing only in whitespace gets no "
+                        "line at all (default: a noop line, so no annotator is lost)")
+    p.add_argument("--batch-size", type=int, default=256, help="sentences parsed per batch")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar or summary")
+    add_backend_options(p)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    parallel = args.orig is not None or args.cor is not None
+    if parallel and (args.gold or args.auto or args.m2_file):
+        build_parser().error("use either -orig/-cor or -gold/-auto M2_FILE, not both")
+    if parallel and not (args.orig and args.cor):
+        build_parser().error("parallel mode needs both -orig and -cor")
+    if not parallel and not ((args.gold or args.auto) and args.m2_file):
+        build_parser().error("give -orig/-cor files, or -gold/-auto with an M2 file")
+    state = {"done": 0, "total": None}
+
+    def note() -> str:
+        total = state["total"]
+        return f"after {state['done']}" + (f" of {total}" if total else "") + " sentences"
+
+    def body() -> int:
+        from .. import load
+        from ..convert import count_lines, m2_block_count, m2_to_m2, parallel_to_m2
+        from ..progress import Progress
+
+        annotator = load(args.lang, **backend_options(args))
+        if parallel:
+            state["total"] = count_lines(args.orig)
+        else:
+            state["total"] = m2_block_count(args.m2_file)
+        with Progress(state["total"], "errtype-m2", enabled=None if not args.quiet else False
+                      ) as bar:
+            def tick(n: int) -> None:
+                state["done"] += n
+                bar.update(n)
+
+            if parallel:
+                report = parallel_to_m2(
+                    annotator, args.orig, args.cor, args.out, tokenize=args.tok, lev=args.lev,
+                    merging=args.merge, on_error=args.on_error, max_tokens=args.max_tokens,
+                    progress=tick, batch_size=args.batch_size, errant_noop=args.errant_noop)
+            else:
+                report = m2_to_m2(annotator, args.m2_file, args.out,
+                                  mode="gold" if args.gold else "auto",
+                                  minimise=not args.no_min, old_cats=args.old_cats,
+                                  lev=args.lev, merging=args.merge, progress=tick)
+        for line, reason in report.skipped:
+            print(f"{PROG}: skipped line {line}: {reason}", file=sys.stderr)
+        if not args.quiet:
+            print(f"{PROG}: {report.summary()}", file=sys.stderr)
+        return 0
+
+    return run(PROG, body, note)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
