@@ -1,0 +1,568 @@
+"""MaxMatch (M2) scorer, numerically identical to the official m2scorer 3.2 and much faster.
+
+What is computed (METRICS.md §2.1, §3.1), per sentence, on whitespace tokens:
+
+* the union of the two Levenshtein lattices (substitution cost 1 and 2) with every co-optimal arc;
+  insertions before the first source token are anchored at offset 0;
+* transitive arcs that merge adjacent edits when the merge holds at most ``max_unchanged_words``
+  unchanged tokens, then removal of the merged unchanged (noop) arcs;
+* per annotator: gold-matching arcs weigh ``-|E|``, other changing arcs ``dist + 0.001`` (once per
+  copy of the arc in the edge list), insertions at one offset matched in order;
+* the shortest path; its changing arcs are the system edits, matched against the gold edits
+  (correction among the ``||`` alternatives, ``-NONE-`` = empty);
+* the annotator maximising the *cumulative* corpus F-beta (ties: more correct, then smaller
+  proposed + beta² gold), and P = 1 if nothing was proposed, R = 1 without gold edits.
+
+How it is fast without changing any number: the official transitive closure is a triple loop over
+all vertex triples (cubic) and the path search is Bellman-Ford (V·E). Processing the intermediate
+vertices in topological order makes every arc *into* a vertex final before the vertex is used and
+every arc *out of* it a lattice arc, so the closure is built by extending arcs one lattice arc at a
+time (work proportional to the arcs actually created). The edge list is rebuilt in the official
+order, with the official duplicates and the official removal of merged noop arcs, so ``|E|`` and
+every floating-point weight are identical; the Bellman-Ford passes run over that list in the same
+order but stop at the first pass that changes nothing (later passes could not change anything), so
+even ties between equal-cost paths are resolved as in the official scorer. Sentences whose output
+equals the source, and annotators whose gold edits match no arc, skip the search.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InputError, LineCountError
+from ..m2 import M2Block, read_m2
+from ..textio import count_lines, read_lines
+from .common import ScoreResult, signature
+
+EPSILON = 0.001
+PathLike = str | os.PathLike[str]
+
+__all__ = [
+    "GoldEdit", "GoldSentence", "MaxMatch", "SentenceScore", "SysEdit", "gold_from_blocks",
+    "load_gold", "maxmatch", "read_hypotheses", "sentence_edits",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class GoldEdit:
+    """A gold edit as the official scorer sees it: token span, original text, alternatives."""
+
+    start: int
+    end: int
+    orig: str
+    cors: tuple[str, ...]
+    type: str = ""
+
+
+@dataclass(slots=True)
+class GoldSentence:
+    """One source sentence and its gold edits per annotator (ascending annotator id)."""
+
+    source: str
+    annotators: dict[int, list[GoldEdit]]
+    line: int = 0
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.source.split()
+
+
+@dataclass(frozen=True, slots=True)
+class SysEdit:
+    """A system edit extracted from the lattice: token span, original and corrected text."""
+
+    start: int
+    end: int
+    orig: str
+    cor: str
+
+
+@dataclass(slots=True)
+class SentenceScore:
+    """Counts of the chosen annotator for one sentence, with the edits behind them."""
+
+    annotator: int
+    correct: int
+    proposed: int
+    gold: int
+    edits: list[SysEdit] = field(default_factory=list)
+    matched: list[GoldEdit] = field(default_factory=list)
+    gold_edits: list[GoldEdit] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- gold and system input
+
+def _gold_sentence(block: M2Block) -> GoldSentence:
+    tokens = block.source.split()
+    anns: dict[int, list[GoldEdit]] = {}
+    for e in block.edits:
+        edits = anns.setdefault(e.annotator, [])
+        if e.type == "noop" or e.start < 0 or e.end < 0:
+            continue  # an empty edit set for this annotator
+        cors = tuple("" if c == "-NONE-" else c.strip() for c in e.cor.split("||"))
+        edits.append(GoldEdit(e.start, e.end, " ".join(tokens[e.start:e.end]), cors, e.type))
+    if not anns:
+        anns[0] = []
+    return GoldSentence(block.source.strip(), {a: anns[a] for a in sorted(anns)}, block.line)
+
+
+def gold_from_blocks(blocks: Iterable[M2Block]) -> list[GoldSentence]:
+    """Gold sentences from parsed M2 blocks (``noop`` and ``-1 -1`` edits give an empty set)."""
+    return [_gold_sentence(b) for b in blocks]
+
+
+def load_gold(path: PathLike | Iterable[str], name: str | None = None) -> list[GoldSentence]:
+    """Read an M2 file into gold sentences (malformed lines raise ``M2FormatError``)."""
+    return gold_from_blocks(read_m2(path, name))
+
+
+def read_hypotheses(path: PathLike, expected: int | None = None,
+                    gold_path: str | None = None) -> list[str]:
+    """System output, one sentence per line (CRLF, BOM and surrounding spaces ignored).
+
+    With ``expected`` the line count is checked first and a mismatch raises ``LineCountError``.
+    """
+    if expected is not None:
+        n = count_lines(path)
+        if n != expected:
+            where = f" in {gold_path}" if gold_path else ""
+            raise LineCountError(
+                f"system output has {n} lines but there are {expected} source sentences{where}",
+                path=str(path))
+    return [ln.text.strip() for ln in read_lines(path)]
+
+
+# --------------------------------------------------------------------------------- the lattice
+
+def _lattice_arcs(src: Sequence[str], hyp: Sequence[str], sub_cost: int) -> set[int]:
+    """Arcs (u * NV + v) on co-optimal Levenshtein paths; vertices are a * (m + 1) + b."""
+    n, m = len(src), len(hyp)
+    w = m + 1
+    nv = (n + 1) * w
+    d = [0] * nv
+    for b in range(w):
+        d[b] = b
+    for a in range(1, n + 1):
+        row = a * w
+        prev = row - w
+        d[row] = a
+        sa = src[a - 1]
+        for b in range(1, w):
+            diag = d[prev + b - 1] + (0 if sa == hyp[b - 1] else sub_cost)
+            dele = d[prev + b] + 1
+            ins = d[row + b - 1] + 1
+            d[row + b] = min(diag, dele, ins)
+    arcs: set[int] = set()
+    seen = {nv - 1}
+    stack = [nv - 1]
+    while stack:
+        v = stack.pop()
+        a, b = divmod(v, w)
+        preds: list[int]
+        if a == 0:
+            preds = [v - 1] if b else []
+        elif b == 0:
+            preds = [v - w]
+        else:
+            diag = d[v - w - 1] + (0 if src[a - 1] == hyp[b - 1] else sub_cost)
+            dele = d[v - w] + 1
+            ins = d[v - 1] + 1
+            best = d[v]
+            preds = []
+            if diag == best:
+                preds.append(v - w - 1)
+            if dele == best:
+                preds.append(v - w)
+            if ins == best:
+                preds.append(v - 1)
+        for u in preds:
+            arcs.add(u * nv + v)
+            if u not in seen:
+                seen.add(u)
+                stack.append(u)
+    return arcs
+
+
+class _Graph:
+    """The merged lattice with transitive arcs, edge list and annotator-independent weights."""
+
+    __slots__ = ("src", "hyp", "w", "nv", "dist", "unch", "edges", "pairs", "base_w", "nE",
+                 "by_span", "positions", "_base_path")
+
+    def __init__(self, src: Sequence[str], hyp: Sequence[str], max_unchanged: int) -> None:
+        self.src, self.hyp = src, hyp
+        w = self.w = len(hyp) + 1
+        nv = self.nv = (len(src) + 1) * w
+        a1 = _lattice_arcs(src, hyp, 1)
+        a2 = _lattice_arcs(src, hyp, 2)
+        base = sorted([*a1, *a2])  # the official list keeps arcs of both lattices twice
+        dist: dict[int, int] = {}
+        unch: dict[int, int] = {}
+        succ: dict[int, list[int]] = {}
+        into: dict[int, list[int]] = {}
+        for key in a1 | a2:
+            u, v = divmod(key, nv)
+            dist[key] = 1
+            noop = v - u == w + 1 and src[u // w] == hyp[u % w]
+            unch[key] = 1 if noop else 0
+            succ.setdefault(u, []).append(v)
+            into.setdefault(v, []).append(u)
+        # Transitive arcs: intermediates in topological (= sorted) order, as the official triple
+        # loop; arcs into k are final when k is reached and arcs out of k are lattice arcs.
+        added: list[int] = []
+        for k in sorted(into.keys() | succ.keys()):
+            outs = succ.get(k)
+            ins = into.get(k)
+            if not outs or not ins:
+                continue
+            outs.sort()
+            out_unch = [(j, unch[k * nv + j], k * nv + j) for j in outs]
+            for i in sorted(ins):
+                ik = i * nv + k
+                nd = dist[ik] + 1
+                u_ik = unch[ik]
+                inb = i * nv
+                for j, u_kj, _ in out_unch:
+                    nu = u_ik + u_kj
+                    if nu > max_unchanged:
+                        continue
+                    key = inb + j
+                    cur = dist.get(key)
+                    if cur is None:
+                        into.setdefault(j, []).append(i)
+                    elif nd >= cur:
+                        continue
+                    dist[key] = nd
+                    unch[key] = nu
+                    added.append(key)
+        # Remove merged noop arcs (dist > 1) the way the official loop does: removing from the
+        # list being iterated skips the element that follows each removed one.
+        edges: list[int] = []
+        skip = False
+        removed: set[int] = set()
+        for key in base + added:
+            if skip:
+                skip = False
+            elif key in removed:
+                continue
+            else:
+                d = dist[key]
+                if d > 1 and unch[key] == d:
+                    removed.add(key)
+                    skip = True
+                    continue
+            edges.append(key)
+        for key in removed:
+            del dist[key]
+        self.dist, self.unch, self.edges = dist, unch, edges
+        self.nE = len(edges)
+        self.pairs = [divmod(key, nv) for key in edges]
+        # Annotator-independent weights: +epsilon per copy of a changing arc in the list.
+        weight: dict[int, float] = {}
+        positions: dict[int, list[int]] = {}
+        by_span: dict[tuple[int, int], list[int]] = {}
+        for pos, key in enumerate(edges):
+            plist = positions.get(key)
+            if plist is None:
+                positions[key] = [pos]
+                u, v = divmod(key, nv)
+                by_span.setdefault((u // w, v // w), []).append(key)
+                d = dist[key]
+                weight[key] = d if unch[key] == d else d + EPSILON
+            else:
+                plist.append(pos)
+                if unch[key] != dist[key]:
+                    weight[key] += EPSILON
+        self.positions = positions
+        self.by_span = by_span
+        self.base_w = [weight[key] for key in edges]
+        self._base_path: list[int] | None = None
+
+    # -- arc properties
+    def is_noop(self, key: int) -> bool:
+        return self.unch[key] == self.dist[key]
+
+    def cor(self, u: int, v: int) -> str:
+        return " ".join(self.hyp[u % self.w:v % self.w])
+
+    def edit(self, u: int, v: int) -> SysEdit:
+        w = self.w
+        s, e = u // w, v // w
+        return SysEdit(s, e, " ".join(self.src[s:e]), " ".join(self.hyp[u % w:v % w]))
+
+    # -- weights for one annotator
+    def overrides(self, gold: Sequence[GoldEdit]) -> dict[int, float]:
+        """Weights that differ from the annotator-independent ones (empty: no arc matches)."""
+        groups: dict[tuple[int, int], list[GoldEdit]] = {}
+        for g in gold:
+            groups.setdefault((g.start, g.end), []).append(g)
+        nv = self.nv
+        out: dict[int, float] = {}
+        for span, golds in groups.items():
+            keys = self.by_span.get(span)
+            if not keys:
+                continue
+            if span[0] != span[1]:
+                alts = {c for g in golds for c in g.cors}
+                for key in keys:
+                    if self.cor(*divmod(key, nv)) in alts:
+                        out[key] = -self.nE
+            else:
+                self._insertions(keys, golds, out)
+        return out
+
+    def _insertions(self, keys: list[int], golds: list[GoldEdit], out: dict[int, float]) -> None:
+        """The official two-pointer matching of insertions at one offset (order matters)."""
+        nv = self.nv
+        occ = sorted(k for k in keys for _ in self.positions[k])
+        ret: dict[int, float] = {k: self.dist[k] for k in keys}
+        corr = {k: self.cor(*divmod(k, nv)) for k in keys}
+        lptr, rptr, cur = 0, len(occ) - 1, 0
+        g_l, g_r = 0, len(golds) - 1
+        any_match = False
+        while lptr <= rptr:
+            key = occ[cur]
+            left = cur == lptr
+            order = range(g_l, g_r + 1) if left else range(g_r, g_l - 1, -1)
+            hit = False
+            for gi in order:
+                g = golds[gi]
+                if corr[key] in g.cors:
+                    hit = any_match = True
+                    ret[key] = -self.nE
+                    if left:
+                        g_l = gi + 1
+                    else:
+                        g_r = gi - 1
+                    break
+            if not hit:
+                ret[key] += EPSILON  # insertion arcs are never noop
+                if left:
+                    lptr += 1
+                    cur = rptr
+                else:
+                    rptr -= 1
+                    cur = lptr
+            elif left:
+                lptr += 1
+                end = occ[cur] % nv
+                while lptr < len(occ) and occ[lptr] // nv != end:
+                    ret[occ[lptr]] += EPSILON
+                    lptr += 1
+                cur = lptr
+            else:
+                rptr -= 1
+                start = occ[cur] // nv
+                while rptr >= 0 and occ[rptr] % nv != start:
+                    ret[occ[rptr]] += EPSILON
+                    rptr -= 1
+                cur = rptr
+        if any_match:
+            base = self.base_w
+            for k, val in ret.items():
+                if val != base[self.positions[k][0]]:
+                    out[k] = val
+
+    # -- shortest path
+    def best_path(self, overrides: dict[int, float]) -> list[int]:
+        """Predecessor chain from the end vertex: Bellman-Ford over the official edge list."""
+        if overrides:
+            wl = self.base_w.copy()
+            for key, val in overrides.items():
+                for pos in self.positions[key]:
+                    wl[pos] = val
+        elif self._base_path is not None:
+            return self._base_path
+        else:
+            wl = self.base_w
+        inf = float("inf")
+        dist: dict[int, float] = {0: 0}
+        pred: dict[int, int] = {}
+        get = dist.get
+        pairs = self.pairs
+        for _ in range(len(pairs) + 1):
+            changed = False
+            for (u, v), wt in zip(pairs, wl, strict=True):
+                du = get(u, inf)
+                if du + wt < get(v, inf):
+                    dist[v] = du + wt
+                    pred[v] = u
+                    changed = True
+            if not changed:
+                break
+        chain = []
+        v = self.nv - 1
+        while v in pred:
+            u = pred[v]
+            chain.append(u * self.nv + v)
+            v = u
+        if not overrides:
+            self._base_path = chain
+        return chain
+
+    def edit_seq(self, overrides: dict[int, float]) -> list[SysEdit]:
+        """System edits of the best path, left to right."""
+        nv = self.nv
+        seq = [self.edit(*divmod(key, nv)) for key in reversed(self.best_path(overrides))
+               if not self.is_noop(key)]
+        return seq
+
+
+def _ignorable(e: SysEdit) -> bool:
+    return e.orig.replace(" ", "").lower() == e.cor.replace(" ", "").lower()
+
+
+def _match_seq(seq: Sequence[SysEdit], gold: Sequence[GoldEdit]) -> list[GoldEdit]:
+    """Gold edits matched by the system edits, in order (the official ``matchSeq``)."""
+    matched: list[GoldEdit] = []
+    last = 0
+    for e in seq:
+        for i in range(last, len(gold)):
+            g = gold[i]
+            if e.start == g.start and e.end == g.end and e.orig == g.orig and e.cor in g.cors:
+                matched.append(g)
+                last = i + 1
+    return matched
+
+
+def sentence_edits(source: str, hypothesis: str, golds: dict[int, list[GoldEdit]],
+                   max_unchanged_words: int = 2, ignore_whitespace_casing: bool = False
+                   ) -> dict[int, tuple[list[SysEdit], list[GoldEdit]]]:
+    """Per annotator: the system edits chosen against that annotator and the gold edits matched."""
+    src, hyp = source.split(), hypothesis.split()
+    out: dict[int, tuple[list[SysEdit], list[GoldEdit]]] = {}
+    if src == hyp:
+        return {a: ([], []) for a in golds}
+    graph = _Graph(src, hyp, max_unchanged_words)
+    cache: dict[frozenset[tuple[int, float]], list[SysEdit]] = {}
+    for ann, gold in golds.items():
+        ov = graph.overrides(gold)
+        sig = frozenset(ov.items())
+        seq = cache.get(sig)
+        if seq is None:
+            seq = cache[sig] = graph.edit_seq(ov)
+        if ignore_whitespace_casing:
+            seq = [e for e in seq if not _ignorable(e)]
+        out[ann] = (seq, _match_seq(seq, gold))
+    return out
+
+
+def _f_local(c: float, e: float, g: float, beta: float) -> float:
+    try:
+        return (1 + beta * beta) * c / (beta * beta * g + e)
+    except ZeroDivisionError:
+        return 1.0 if c == 0.0 else 0.0
+
+
+def final_prf(correct: float, proposed: float, gold: float, beta: float
+              ) -> tuple[float, float, float]:
+    """Corpus P, R, F exactly as m2scorer computes them."""
+    p = correct / proposed if proposed else 1.0
+    r = correct / gold if gold else 1.0
+    try:
+        f = (1.0 + beta * beta) * p * r / (beta * beta * p + r)
+    except ZeroDivisionError:
+        f = 0.0
+    return p, r, f
+
+
+# --------------------------------------------------------------------------------- the metric
+
+@dataclass
+class MaxMatch:
+    """The MaxMatch scorer with its settings; call :meth:`score` on parsed inputs."""
+
+    beta: float = 0.5
+    max_unchanged_words: int = 2
+    ignore_whitespace_casing: bool = False
+
+    def settings(self) -> dict[str, Any]:
+        return {"beta": self.beta, "max_unchanged_words": self.max_unchanged_words,
+                "ignore_whitespace_casing": self.ignore_whitespace_casing,
+                "annotators": "best-cumulative", "compat": "m2scorer-3.2"}
+
+    def iter_sentences(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence]
+                       ) -> Iterator[SentenceScore]:
+        """Per-sentence counts of the greedily chosen annotator (the running totals matter)."""
+        if len(hypotheses) != len(gold):
+            raise LineCountError(f"{len(hypotheses)} hypotheses for {len(gold)} gold sentences")
+        beta = self.beta
+        b2 = beta * beta
+        tc = tp_ = tg = 0.0
+        for hyp, sent in zip(hypotheses, gold, strict=True):
+            per = sentence_edits(sent.source, hyp, sent.annotators, self.max_unchanged_words,
+                                 self.ignore_whitespace_casing)
+            best: SentenceScore | None = None
+            f_max, max_c = -1.0, -1.0
+            min_p = min_g = float("inf")
+            for ann, gedits in sent.annotators.items():
+                seq, matched = per[ann]
+                c, p, g = tc + len(matched), tp_ + len(seq), tg + len(gedits)
+                f = _f_local(c, p, g, beta)
+                if (f_max < f or (f_max == f and max_c < c)
+                        or (f_max == f and max_c == c and min_p + b2 * min_g > p + b2 * g)):
+                    f_max, max_c, min_p, min_g = f, c, p, g
+                    best = SentenceScore(ann, len(matched), len(seq), len(gedits), seq, matched,
+                                         gedits)
+            assert best is not None
+            tc += best.correct
+            tp_ += best.proposed
+            tg += best.gold
+            yield best
+
+    def score(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence]) -> ScoreResult:
+        """Corpus and per-sentence scores, per-type recall counts and the signature."""
+        t0 = time.perf_counter()
+        sentences: list[dict[str, Any]] = []
+        per_type: dict[str, dict[str, float]] = {}
+        tc = tp_ = tg = 0
+        for idx, s in enumerate(self.iter_sentences(hypotheses, gold)):
+            tc += s.correct
+            tp_ += s.proposed
+            tg += s.gold
+            p, r, f = final_prf(s.correct, s.proposed, s.gold, self.beta)
+            sentences.append({"id": idx, "annotator": s.annotator, "correct": s.correct,
+                              "proposed": s.proposed, "gold": s.gold, "p": p, "r": r, "f": f})
+            left = list(s.gold_edits)
+            for g in s.matched:
+                left.remove(g)
+                per_type.setdefault(g.type, {"tp": 0, "fp": 0, "fn": 0})["tp"] += 1
+            for g in left:
+                per_type.setdefault(g.type, {"tp": 0, "fp": 0, "fn": 0})["fn"] += 1
+            unmatched = s.proposed - s.correct
+            if unmatched > 0:
+                per_type.setdefault("UNTYPED", {"tp": 0, "fp": 0, "fn": 0})["fp"] += unmatched
+        p, r, f = final_prf(float(tc), float(tp_), float(tg), self.beta)
+        fkey = f"f{self.beta:g}"
+        return ScoreResult(
+            metric="maxmatch",
+            corpus={"p": p, "r": r, fkey: f},
+            signature=signature("maxmatch", self.settings()),
+            counts={"correct": tc, "proposed": tp_, "gold": tg, "sentences": len(sentences),
+                    "seconds": round(time.perf_counter() - t0, 3)},
+            sentences=sentences,
+            per_type=per_type,
+            notes=["system edits carry no error type: per-type rows give gold-type recall "
+                   "(tp/fn); unmatched system edits are counted as fp under UNTYPED"],
+        )
+
+    def score_files(self, system: PathLike, gold_m2: PathLike) -> ScoreResult:
+        """Score a system output file against an M2 file (line counts are checked first)."""
+        gold = load_gold(gold_m2)
+        hyps = read_hypotheses(system, len(gold), str(gold_m2))
+        return self.score(hyps, gold)
+
+
+def maxmatch(hypotheses: Sequence[str], gold: Sequence[GoldSentence] | PathLike, *,
+             beta: float = 0.5, max_unchanged_words: int = 2,
+             ignore_whitespace_casing: bool = False) -> ScoreResult:
+    """Score hypotheses (one string per sentence) against gold sentences or an M2 path."""
+    if isinstance(gold, (str, os.PathLike)):
+        gold = load_gold(gold)
+    if len(hypotheses) != len(gold):
+        raise InputError(f"{len(hypotheses)} hypotheses for {len(gold)} gold sentences")
+    return MaxMatch(beta, max_unchanged_words, ignore_whitespace_casing).score(hypotheses, gold)
