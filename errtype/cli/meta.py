@@ -1,0 +1,241 @@
+"""``errtype-meta``: meta-evaluation of metrics against human judgments.
+
+    errtype-meta ew JUDGMENTS.xml
+    errtype-meta system --human HUMAN (--metric FILE | --json RESULTS.json ... |
+                        --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...) [--bootstrap 100]
+    errtype-meta sentence --judgments JUDGMENTS.xml (--json RESULTS.json ... |
+                          --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...)
+
+HUMAN is a score file (``system value ...`` rows, a TSV with a header, or JSON) or a ranking XML
+(ExpectedWins is then computed). Computed metrics name each system by its file name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..score.common import signature
+from ..score.meta import (
+    aggregate_fscore,
+    aggregate_mean,
+    aggregate_sum,
+    bootstrap_system_correlation,
+    expected_wins,
+    read_judgments,
+    read_scores,
+    sentence_agreement,
+    sentence_stats_from_json,
+    system_correlation,
+)
+from ..textio import atomic_output
+from .common import run
+
+PROG = "errtype-meta"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=PROG, description="Meta-evaluation of GEC metrics.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    ew = sub.add_parser("ew", help="ExpectedWins of the systems in a ranking XML")
+    ew.add_argument("judgments")
+    ew.add_argument("--json", metavar="FILE", help="write the scores as JSON (- = stdout)")
+
+    for name, helptext in (("system", "system-level Pearson/Spearman (optional bootstrap)"),
+                           ("sentence", "sentence-level pairwise accuracy and Kendall")):
+        sp = sub.add_parser(name, help=helptext)
+        if name == "system":
+            sp.add_argument("--human", required=True,
+                            help="human scores (score file, or ranking XML for ExpectedWins)")
+            sp.add_argument("--human-column", help="column of the human score file")
+            sp.add_argument("--metric", help="metric system scores (score file or JSON)")
+            sp.add_argument("--metric-column", help="column of the metric score file")
+            sp.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                            help="bootstrap samples over sentences (needs sentence-level "
+                                 "scores; 100 is customary)")
+            sp.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+            sp.add_argument("--confidence", type=float, default=0.95,
+                            help="confidence level of the interval (default 0.95)")
+            sp.add_argument("--aggregate", choices=["sum", "mean", "f"], default=None,
+                            help="corpus score from sentence values (default: F-beta for "
+                                 "tp/fp/fn counts, sum for scores)")
+            sp.add_argument("--systems", help="comma-separated systems to use (default: all "
+                                              "with both scores)")
+        else:
+            sp.add_argument("--judgments", required=True, help="ranking XML")
+            sp.add_argument("--lower-is-better", action="store_true",
+                            help="lower metric values are better")
+        sp.add_argument("--json-results", "--results", dest="results", nargs="+",
+                        metavar="JSON", help="metric results with per-sentence values "
+                        "({system: result} JSON as written by the scorer CLIs)")
+        sp.add_argument("--stat", help="sentence field to use (default: tp/fp/fn or score)")
+        sp.add_argument("--scribendi", nargs="+", metavar="FILE",
+                        help="compute Scribendi: SOURCE SYSTEM [SYSTEM ...]")
+        sp.add_argument("--lm", default="default", help="LM for --scribendi (default: default)")
+        sp.add_argument("--m2", nargs="+", metavar="FILE",
+                        help="compute MaxMatch: GOLD.m2 SYSTEM [SYSTEM ...]")
+        sp.add_argument("--beta", type=float, default=0.5, help="F beta (default 0.5)")
+        sp.add_argument("--json", metavar="FILE", help="write the report as JSON (- = stdout)")
+    return p
+
+
+def _computed_results(args: argparse.Namespace) -> dict[str, dict[str, Any]] | None:
+    """{system: ScoreResult dict} from --results, --scribendi or --m2 (None if none given)."""
+    if args.results:
+        out: dict[str, dict[str, Any]] = {}
+        for path in args.results:
+            try:
+                data = json.loads(Path(path).read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError) as exc:
+                raise InputError(f"cannot read JSON results: {exc}", path=path) from None
+            if isinstance(data, dict) and "metric" in data and "sentences" in data:
+                data = {Path(path).stem: data}
+            out.update(data)
+        return out
+    if args.scribendi:
+        if len(args.scribendi) < 2:
+            raise InputError("--scribendi needs SOURCE SYSTEM [SYSTEM ...]")
+        from ..score.scribendi import Scribendi
+        from ..textio import read_parallel
+
+        rows = [[t.strip() for t in r] for _, r in read_parallel(args.scribendi)]
+        scorer = Scribendi(args.lm)
+        src = [r[0] for r in rows]
+        return {Path(f).name: scorer.score(src, [r[k + 1] for r in rows]).to_dict()
+                for k, f in enumerate(args.scribendi[1:])}
+    if args.m2:
+        if len(args.m2) < 2:
+            raise InputError("--m2 needs GOLD.m2 SYSTEM [SYSTEM ...]")
+        from ..score.maxmatch import load_gold, maxmatch, read_hypotheses
+
+        gold = load_gold(args.m2[0])
+        out = {}
+        for f in args.m2[1:]:
+            res = maxmatch(read_hypotheses(f, len(gold), args.m2[0]), gold, beta=args.beta)
+            d = res.to_dict()
+            for s in d["sentences"]:  # (tp, fp, fn) per sentence for the bootstrap
+                s["tp"], s["fp"], s["fn"] = (s["correct"], s["proposed"] - s["correct"],
+                                             s["gold"] - s["correct"])
+            out[Path(f).name] = d
+        return out
+    return None
+
+
+def _aggregator(kind: str, choice: str | None, beta: float) -> Any:
+    if choice == "f" or (choice is None and kind == "counts"):
+        if kind != "counts":
+            raise InputError("--aggregate f needs tp/fp/fn per sentence")
+        return aggregate_fscore(beta)
+    if kind == "counts":
+        raise InputError(f"--aggregate {choice} needs numeric sentence values (use --stat)")
+    return aggregate_mean if choice == "mean" else aggregate_sum
+
+
+def _fmt(x: float) -> str:
+    return "nan" if isinstance(x, float) and math.isnan(x) else f"{x:.3f}"
+
+
+def _cmd_ew(args: argparse.Namespace) -> int:
+    ew = expected_wins(read_judgments(args.judgments))
+    print("rank\tsystem\texpected_wins")
+    for i, (s, v) in enumerate(ew.items(), 1):
+        print(f"{i}\t{s}\t{v:.3f}")
+    print(signature("expected_wins", {"judgments": Path(args.judgments).name}))
+    if args.json:
+        with atomic_output(args.json) as fh:
+            json.dump(ew, fh, indent=1)
+            fh.write("\n")
+    return 0
+
+
+def _cmd_system(args: argparse.Namespace) -> int:
+    human = read_scores(args.human, args.human_column)
+    systems = args.systems.split(",") if args.systems else None
+    results = _computed_results(args)
+    settings: dict[str, Any] = {"human": Path(args.human).name}
+    if results is None:
+        if not args.metric:
+            raise InputError("give --metric, --results, --scribendi or --m2")
+        metric = read_scores(args.metric, args.metric_column)
+        report: dict[str, Any] = system_correlation(metric, human, systems)
+        report["metric_scores"] = {s: metric[s] for s in report["systems"]}
+        settings["metric"] = Path(args.metric).name
+    else:
+        stats, kind = sentence_stats_from_json(results, args.stat)
+        agg = _aggregator(kind, args.aggregate, args.beta)
+        settings["stat"] = f"f{args.beta:g}" if kind == "counts" else kind
+        names = systems or [s for s in human if s in stats]
+        if args.bootstrap:
+            report = bootstrap_system_correlation(
+                stats, human, agg, n_samples=args.bootstrap, seed=args.seed,
+                confidence=args.confidence, systems=names)
+            settings.update(bootstrap=args.bootstrap, seed=args.seed,
+                            confidence=args.confidence)
+        else:
+            metric = {s: agg(stats[s]) for s in names}
+            report = system_correlation(metric, human, names)
+            report["metric_scores"] = metric
+    print("system\tmetric\thuman")
+    for s in report["systems"]:
+        print(f"{s}\t{report['metric_scores'][s]:.4f}\t{human[s]:.4f}")
+    if "n_samples" in report:
+        print("coefficient\tvalue\tmean\tstd\tci_low\tci_high")
+        for c in ("pearson", "spearman"):
+            b = report[c]
+            print(f"{c}\t{_fmt(b['value'])}\t{_fmt(b['mean'])}\t{_fmt(b['std'])}"
+                  f"\t{_fmt(b['ci'][0])}\t{_fmt(b['ci'][1])}")
+    else:
+        print(f"pearson\t{_fmt(report['pearson'])}\nspearman\t{_fmt(report['spearman'])}")
+    sig = signature("meta-system", settings)
+    print(sig)
+    _write_json(args.json, report, sig)
+    return 0
+
+
+def _cmd_sentence(args: argparse.Namespace) -> int:
+    results = _computed_results(args)
+    if results is None:
+        raise InputError("give --results, --scribendi or --m2")
+    stats, kind = sentence_stats_from_json(results, args.stat or (
+        "f" if args.m2 else None))
+    if kind == "counts":
+        raise InputError("sentence-level agreement needs one number per sentence (use --stat)")
+    report = sentence_agreement(read_judgments(args.judgments), stats,
+                                higher_is_better=not args.lower_is_better)
+    print("accuracy\tkendall\tpairs\tmetric_ties")
+    print(f"{_fmt(report['accuracy'])}\t{_fmt(report['kendall'])}\t{report['pairs']}"
+          f"\t{report['metric_ties']}")
+    sig = signature("meta-sentence", {"judgments": Path(args.judgments).name, "stat": kind,
+                                      "tie": "disagree"})
+    print(sig)
+    _write_json(args.json, report, sig)
+    return 0
+
+
+def _write_json(path: str | None, report: dict[str, Any], sig: str) -> None:
+    if path:
+        with atomic_output(path) as fh:
+            json.dump({**report, "signature": sig}, fh, indent=1)
+            fh.write("\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    commands = {"ew": _cmd_ew, "system": _cmd_system, "sentence": _cmd_sentence}
+
+    def body() -> int:
+        code = commands[args.command](args)
+        sys.stdout.flush()
+        return code
+
+    return run(PROG, body)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
