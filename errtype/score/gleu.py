@@ -1,0 +1,242 @@
+"""GLEU+ (Napoles et al. 2016, "GLEU without tuning"), as the official code computes it.
+
+Per sentence and reference (METRICS.md §2.2, §3.4): hypothesis and reference lengths, and for
+n = 1..4 the numerator ``max(Σ min(H, R) − Σ min(H, S∖R), 0)`` (S∖R: source n-grams that occur
+nowhere in the reference, with their source counts) and the denominator ``max(|h| − n + 1, 0)``.
+The corpus score is the mean over 500 iterations; iteration j seeds ``j * 101`` and draws one
+reference per sentence with Python 2's ``randint`` (default, matches published numbers) or
+Python 3's (``draw="py3"``). One reference means one iteration. An iteration scores
+``exp(min(0, 1 − r/c) + mean log(num/den))``, or 0 when any summed statistic is 0.
+Sentence-level GLEU smooths zero statistics to 1 and averages over the references.
+
+Tokens are whitespace-separated; by default the whitespace set is ASCII, as for the byte strings
+the official Python 2 code split (``tokenize="unicode"`` uses Python 3's ``str.split``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import add
+from typing import Any
+
+from ..errors import InputError, LineCountError
+from ..textio import read_parallel
+from .common import ScoreResult, signature
+from .py2random import py2_randints, py3_randints
+
+PathLike = str | os.PathLike[str]
+Z95 = 1.959963984540054  # scipy.stats.norm.ppf(0.975)
+
+__all__ = ["GLEU", "gleu", "gleu_human", "read_gleu_inputs", "sentence_stats", "tokenize"]
+
+_ASCII_WS = re.compile(r"[ \t\n\r\x0b\x0c]+")
+_PY3_ONLY_WS = frozenset("\x1c\x1d\x1e\x1f")
+
+
+def tokenize(line: str, mode: str = "py2") -> list[str]:
+    """Whitespace tokens: ``py2`` splits on ASCII whitespace only, ``unicode`` on ``str.split``."""
+    if mode == "unicode" or (line.isascii() and not _PY3_ONLY_WS.intersection(line)):
+        return line.split()
+    if mode != "py2":
+        raise ValueError(f"unknown tokenize mode {mode!r} (py2, unicode)")
+    return [t for t in _ASCII_WS.split(line) if t]
+
+
+def _ngrams(tokens: Sequence[str], order: int) -> list[Counter[tuple[str, ...]]]:
+    return [Counter(zip(*[tokens[i:] for i in range(n)], strict=False))
+            for n in range(1, order + 1)]
+
+
+def sentence_stats(src: Sequence[str], ref: Sequence[str], hyp: Sequence[str],
+                   order: int = 4) -> list[int]:
+    """``[hyp_len, ref_len, num_1, den_1, …, num_n, den_n]`` for one sentence and reference."""
+    return _stats(_ngrams(src, order), _ngrams(ref, order), _ngrams(hyp, order),
+                  len(hyp), len(ref))
+
+
+def _stats(s_ng: list[Counter], r_ng: list[Counter], h_ng: list[Counter], hlen: int,
+           rlen: int) -> list[int]:
+    out = [hlen, rlen]
+    for n, (s, r, h) in enumerate(zip(s_ng, r_ng, h_ng, strict=True), 1):
+        match = pen = 0
+        for g, hc in h.items():
+            rc = r.get(g)
+            if rc:
+                match += hc if hc < rc else rc
+            else:
+                sc = s.get(g)
+                if sc:
+                    pen += hc if hc < sc else sc
+        out.append(max(match - pen, 0))
+        out.append(max(hlen + 1 - n, 0))
+    return out
+
+
+def _score(stats: Sequence[float], order: int, smooth: bool = False) -> float:
+    """GLEU of summed statistics (the official ``gleu``; order 4 divides by 4 like it)."""
+    if smooth:
+        stats = [s if s != 0 else 1 for s in stats]
+    if any(s == 0 for s in stats):
+        return 0.0
+    c, r = stats[0], stats[1]
+    log_prec = sum([math.log(float(x) / y) for x, y in zip(stats[2::2], stats[3::2], strict=True)]
+                   ) / order
+    return math.exp(min([0, 1 - float(r) / c]) + log_prec)
+
+
+def _mean_std(xs: Sequence[float]) -> tuple[float, float]:
+    mean = math.fsum(xs) / len(xs)
+    var = math.fsum((x - mean) ** 2 for x in xs) / len(xs)
+    return mean, math.sqrt(var)
+
+
+@dataclass
+class GLEU:
+    """GLEU+ with its settings; :meth:`score` takes token lists (or strings) per sentence."""
+
+    order: int = 4
+    iterations: int = 500
+    draw: str = "py2"
+    tokenize: str = "py2"
+    sentence_level: bool = True
+
+    def settings(self, k: int) -> dict[str, Any]:
+        its = self.iterations if k > 1 else 1
+        return {"n": self.order, "refs": k, "iterations": its, "seed": "j*101",
+                "draw": self.draw, "tok": f"ws-{self.tokenize}", "variant": "gleu+2016"}
+
+    def _draws(self, k: int, count: int) -> list[list[int]]:
+        if k == 1:
+            return [[0] * count]
+        draw = {"py2": py2_randints, "py3": py3_randints}.get(self.draw)
+        if draw is None:
+            raise ValueError(f"unknown draw {self.draw!r} (py2, py3)")
+        return [draw(j * 101, k, count) for j in range(self.iterations)]
+
+    def _tok(self, x: str | Sequence[str]) -> Sequence[str]:
+        return tokenize(x, self.tokenize) if isinstance(x, str) else x
+
+    def score(self, sources: Sequence[str | Sequence[str]],
+              references: Sequence[Sequence[str | Sequence[str]]],
+              hypotheses: Sequence[str | Sequence[str]]) -> ScoreResult:
+        """Score hypotheses; ``references[r][i]`` is reference r of sentence i."""
+        t0 = time.perf_counter()
+        n_sent = len(sources)
+        k = len(references)
+        if k == 0:
+            raise InputError("GLEU needs at least one reference")
+        if self.iterations < 1:
+            raise InputError("GLEU needs at least one iteration")
+        for what, seq in [("hypotheses", hypotheses), *(
+                (f"reference {r}", refs) for r, refs in enumerate(references))]:
+            if len(seq) != n_sent:
+                raise LineCountError(f"{len(seq)} {what} for {n_sent} source sentences")
+        order = self.order
+        # Statistics per (sentence, reference); columns that depend on the reference are
+        # stored flat (index i * k + r) so an iteration sums them with C-level indexing.
+        width = 2 + 2 * order
+        var_cols = [1, *range(2, width, 2)]
+        flat: list[list[int]] = [[0] * (n_sent * k) for _ in var_cols]
+        fixed = [0] * width
+        sent_rows: list[dict[str, Any]] = []
+        for i in range(n_sent):
+            src = self._tok(sources[i])
+            hyp = self._tok(hypotheses[i])
+            s_ng, h_ng = _ngrams(src, order), _ngrams(hyp, order)
+            per_ref = []
+            for r in range(k):
+                ref = self._tok(references[r][i])
+                st = _stats(s_ng, _ngrams(ref, order), h_ng, len(hyp), len(ref))
+                per_ref.append(st)
+                for c, col in enumerate(var_cols):
+                    flat[c][i * k + r] = st[col]
+            fixed[0] += len(hyp)
+            for n in range(1, order + 1):
+                fixed[2 * n + 1] += max(len(hyp) + 1 - n, 0)
+            if self.sentence_level:
+                scores = [_score(st, order, smooth=True) for st in per_ref]
+                mean, std = _mean_std(scores)
+                sent_rows.append({"id": i, "gleu": mean, "std": std, "per_ref": scores})
+        draws = self._draws(k, n_sent)
+        iter_scores = []
+        offsets = [i * k for i in range(n_sent)]
+        for d in draws:
+            idx = list(map(add, offsets, d))
+            stats = list(fixed)
+            for c, col in enumerate(var_cols):
+                stats[col] = sum(map(flat[c].__getitem__, idx))
+            iter_scores.append(_score(stats, order))
+        mean, std = _mean_std(iter_scores)
+        return ScoreResult(
+            metric="gleu",
+            corpus={"gleu": mean, "std": std, "ci95_low": mean - Z95 * std,
+                    "ci95_high": mean + Z95 * std},
+            signature=signature("gleu", self.settings(k)),
+            counts={"sentences": n_sent, "references": k, "iterations": len(draws),
+                    "seconds": round(time.perf_counter() - t0, 3)},
+            sentences=sent_rows,
+        )
+
+    def score_files(self, source: PathLike, references: Sequence[PathLike],
+                    hypothesis: PathLike) -> ScoreResult:
+        """Score files (one sentence per line; all line counts are checked first)."""
+        src, refs, hyp = read_gleu_inputs(source, references, hypothesis)
+        return self.score(src, refs, hyp)
+
+    def human(self, sources: Sequence[str | Sequence[str]],
+              references: Sequence[Sequence[str | Sequence[str]]]) -> ScoreResult:
+        """Each reference scored against the others, and their mean (the "human" figure)."""
+        k = len(references)
+        if k < 2:
+            raise InputError("the human GLEU figure needs at least two references")
+        t0 = time.perf_counter()
+        each = [self.score(sources, [references[o] for o in range(k) if o != r], references[r])
+                for r in range(k)]
+        scores = [e.corpus["gleu"] for e in each]
+        corpus = {"gleu": math.fsum(scores) / k}
+        corpus.update({f"ref{r}": s for r, s in enumerate(scores)})
+        settings = self.settings(k - 1)
+        settings["mode"] = "human-leave-one-out"
+        return ScoreResult(
+            metric="gleu-human", corpus=corpus, signature=signature("gleu", settings),
+            counts={"sentences": len(sources), "references": k,
+                    "seconds": round(time.perf_counter() - t0, 3)},
+            notes=[f"ref{r}: scored against the other {k - 1} references" for r in range(k)],
+        )
+
+
+def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
+                     hypothesis: PathLike | None = None
+                     ) -> tuple[list[str], list[list[str]], list[str]]:
+    """Read source, reference and hypothesis files in lock-step (line counts checked first)."""
+    paths: list[PathLike] = [source, *references]
+    if hypothesis is not None:
+        paths.append(hypothesis)
+    src: list[str] = []
+    refs: list[list[str]] = [[] for _ in references]
+    hyp: list[str] = []
+    for _, texts in read_parallel(paths):
+        src.append(texts[0])
+        for r in range(len(references)):
+            refs[r].append(texts[1 + r])
+        if hypothesis is not None:
+            hyp.append(texts[-1])
+    return src, refs, hyp
+
+
+def gleu(sources: Sequence[str], references: Sequence[Sequence[str]], hypotheses: Sequence[str],
+         **settings: Any) -> ScoreResult:
+    """Corpus GLEU (see :class:`GLEU` for the settings)."""
+    return GLEU(**settings).score(sources, references, hypotheses)
+
+
+def gleu_human(sources: Sequence[str], references: Sequence[Sequence[str]],
+               **settings: Any) -> ScoreResult:
+    """The "human" GLEU: each reference against the others, averaged."""
+    return GLEU(**settings).human(sources, references)
