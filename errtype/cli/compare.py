@@ -52,12 +52,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "2: Only show main tier scores; e.g. NOUN.\n"
                         "3: Show all category scores; e.g. R:NOUN.")
     text = p.add_argument_group("text mode (errtype extension: extract the edits first)")
-    text.add_argument("-orig", help="Source text, one tokenised or plain sentence per line.")
+    text.add_argument("-orig", help="Source text, one sentence per line (tokenised unless -tok).")
     text.add_argument("-hyp_text", "--hyp-text", dest="hyp_text",
                       help="Hypothesis text, parallel to -orig.")
     text.add_argument("-ref_text", "--ref-text", dest="ref_text", nargs="+",
                       help="Reference text file(s), parallel to -orig; one coder each.")
     text.add_argument("-lang", default="en", help="Language of the annotator (default: en).")
+    text.add_argument("-tok", action="store_true", help="Word tokenise the text.")
+    text.add_argument("-lev", action="store_true", help="Align using standard Levenshtein.")
+    text.add_argument("-merge", choices=["rules", "all-split", "all-merge", "all-equal"],
+                      default="rules", help="Merging strategy (default: rules).")
     extra = p.add_argument_group("errtype extensions (the default output is unchanged)")
     extra.add_argument("--json", metavar="FILE",
                        help="Write the full result (counts, per-sentence, per-type, signature) "
@@ -108,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         result: ErrantResult
         if text_mode:
             result = errant_score_text(args.orig, args.hyp_text, args.ref_text, lang=args.lang,
+                                       tokenize=args.tok, lev=args.lev, merging=args.merge,
                                        **options)
         else:
             result = errant_score(args.hyp, args.ref, **options)

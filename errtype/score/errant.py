@@ -427,30 +427,26 @@ def _lockstep(hyp: Iterator[M2Block], ref: Iterator[M2Block], hname: str, rname:
 # Text mode: source + hypothesis text + reference texts -> edits -> score
 
 
-def annotate_blocks(
-    sources: Iterable[str],
-    corrections: Iterable[Sequence[str]],
-    annotator: Any,
-) -> Iterator[M2Block]:
-    """M2 blocks of one source line and its corrections (coder i = i-th correction).
+def annotate_blocks(annotations: Iterable[Any], coders: Sequence[int] | None = None
+                    ) -> Iterator[M2Block]:
+    """M2 blocks from :class:`errtype.annotator.Annotation` objects (coder i = correction i).
 
-    ``annotator`` has ``parse(text)`` and ``annotate(orig, cor)`` (``errtype.load(lang)``).
-    A correction identical to the stripped source, or one yielding no edits, is a noop (unlike
-    errant_parallel, which gives a whitespace-only difference no line at all).
+    ``coders`` picks which corrections to keep (renumbered from 0). A correction without edits is
+    a noop (unlike errant_parallel, which gives a whitespace-only difference no line at all).
+    Corrections are written as the corrected tokens joined by single spaces, as in M2.
     """
-    for src, cors in zip(sources, corrections, strict=True):
-        src = src.strip()
-        orig = annotator.parse(src)
-        tokens = " ".join(t.text for t in orig)
+    for ann in annotations:
+        picks = range(len(ann.cors)) if coders is None else coders
         edits: list[M2Edit] = []
-        for coder, cor in enumerate(cors):
-            cor = cor.strip()
-            found = [] if cor == src else annotator.annotate(orig, annotator.parse(cor))
+        for coder, k in enumerate(picks):
+            found = ann.edits[k]
             if not found:
                 edits.append(M2Edit(-1, -1, NOOP, "-NONE-", coder))
+            ctexts = ann.cors[k].texts
             for e in found:
-                edits.append(M2Edit(e.o_start, e.o_end, e.type, e.c_str, coder))
-        yield M2Block(tokens, edits)
+                edits.append(M2Edit(e.o_start, e.o_end, e.type,
+                                    " ".join(ctexts[e.c_start:e.c_end]), coder))
+        yield M2Block(" ".join(ann.orig.texts), edits)
 
 
 def errant_score_text(
@@ -458,24 +454,36 @@ def errant_score_text(
     hyp: str | os.PathLike[str],
     refs: Sequence[str | os.PathLike[str]],
     lang: str = "en",
+    *,
+    tokenize: bool = False,
+    lev: bool = False,
+    merging: str = "rules",
+    annotator: Any = None,
     **options: Any,
 ) -> ErrantResult:
     """Extract edits from source/hypothesis/reference text files, then :func:`errant_score`.
 
-    Every file must have one sentence per line and the same number of lines (checked first).
-    ``options`` are passed to :func:`errant_score`.
+    One sentence per line, the same number of lines in every file (checked first). Text is
+    whitespace-tokenised unless ``tokenize``; ``lev``/``merging`` as in errant_parallel.
+    ``annotator`` defaults to ``errtype.load(lang)``; ``options`` go to :func:`errant_score`.
     """
-    from .. import load  # the annotator is loaded only when this mode is used
     from ..textio import read_parallel
 
     if not refs:
         raise ValueError("at least one reference text file is needed")
     lines = [texts for _, texts in read_parallel([orig, hyp, *refs])]
-    annotator = load(lang)
-    srcs = [t[0] for t in lines]
-    hyp_blocks = list(annotate_blocks(srcs, [[t[1]] for t in lines], annotator))
-    ref_blocks = list(annotate_blocks(srcs, [t[2:] for t in lines], annotator))
+    if annotator is None:
+        from .. import load  # the parser is loaded only when this mode is used
+
+        annotator = load(lang)
+    anns = list(annotator.annotate_stream(((t[0], t[1:]) for t in lines), lev=lev,
+                                          merging=merging, tokenize=tokenize))
+    hyp_blocks = list(annotate_blocks(anns, [0]))
+    ref_blocks = list(annotate_blocks(anns, range(1, len(refs) + 1)))
     result = errant_score(hyp_blocks, ref_blocks, hyp_name=str(hyp), ref_name=str(refs[0]),
                           **options)
-    result.notes.append(f"edits extracted by errtype.load({lang!r}); source {orig}")
+    result.signature += f"|edits:errtype-{annotator.lang}-{merging}{'-lev' if lev else ''}"
+    if tokenize:
+        result.signature += "|tok:yes"
+    result.notes.append(f"edits extracted from {orig} by errtype's {annotator.lang} annotator")
     return result
