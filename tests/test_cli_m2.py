@@ -1,0 +1,114 @@
+"""errtype-m2 behaviour on files the tests write: one block per line, errors, atomicity."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from errtype.cli import m2 as cli
+from errtype.cli.main import main as errtype_main
+
+
+def files(tmp_path: Path, orig: list[str], *cors: list[str]) -> list[str]:
+    paths = []
+    for name, lines in [("orig.txt", orig)] + [(f"cor{i}.txt", c) for i, c in enumerate(cors)]:
+        p = tmp_path / name
+        p.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+        paths.append(str(p))
+    return paths
+
+
+def test_one_block_per_line_in_order(tmp_path: Path) -> None:
+    orig = ["He go home .", "", "   ", "Same .", "a  b", "X"]
+    cor = ["He goes home .", "New sentence .", "", "Same .", "a b", ""]
+    o, c = files(tmp_path, orig, cor)
+    out = tmp_path / "out.m2"
+    assert cli.main(["-orig", o, "-cor", c, "-out", str(out), "-q"]) == 0
+    blocks = out.read_text(encoding="utf-8").split("\n\n")[:-1]
+    assert [b.split("\n")[0] for b in blocks] == [
+        "S He go home .", "S ", "S ", "S Same .", "S a b", "S X"]
+    assert "R:VERB:SVA" in blocks[0]
+    assert "A 0 0|||M:" in blocks[1]
+    assert blocks[2].endswith("|||noop|||-NONE-|||REQUIRED|||-NONE-|||0")  # both empty
+    assert blocks[3].endswith("noop|||-NONE-|||REQUIRED|||-NONE-|||0")
+    assert blocks[4].endswith("noop|||-NONE-|||REQUIRED|||-NONE-|||0")  # whitespace-only change
+    assert "A 0 1|||U:" in blocks[5]
+
+
+def test_stdout_output(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    o, c = files(tmp_path, ["a cat ."], ["the cat ."])
+    assert cli.main(["-orig", o, "-cor", c, "-out", "-", "-q"]) == 0
+    assert capsys.readouterr().out.startswith("S a cat .\nA 0 1|||R:DET|||the|||")
+
+
+def test_max_tokens_is_reported_not_hidden(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    o, c = files(tmp_path, ["a b c d e f", "ok ."], ["a b c d e g", "ok !"])
+    out = tmp_path / "out.m2"
+    assert cli.main(["-orig", o, "-cor", c, "-out", str(out), "--max-tokens", "4"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("S a b c d e f\nA -1 -1|||noop")
+    assert "R:PUNCT" in text
+    err = capsys.readouterr().err
+    assert "skipped line 1: more than --max-tokens 4 tokens" in err
+    assert "1 sentences skipped" in err
+
+
+def test_failure_leaves_no_output_and_names_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture) -> None:
+    from errtype.annotator import Annotator
+
+    real = Annotator.annotate
+
+    def flaky(self, orig, cor, lev=False, merging="rules"):  # noqa: ANN001, ANN202
+        if "boom" in cor.texts:
+            raise RuntimeError("tagger exploded")
+        return real(self, orig, cor, lev, merging)
+
+    monkeypatch.setattr(Annotator, "annotate", flaky)
+    o, c = files(tmp_path, ["a .", "b .", "c ."], ["a !", "boom .", "c !"])
+    out = tmp_path / "out.m2"
+    assert cli.main(["-orig", o, "-cor", c, "-out", str(out), "-q"]) == 2
+    assert "line 2: annotation failed: RuntimeError: tagger exploded" in capsys.readouterr().err
+    assert not out.exists() and list(tmp_path.glob(".out.m2*")) == []
+    assert cli.main(["-orig", o, "-cor", c, "-out", str(out), "--on-error", "skip"]) == 0
+    blocks = out.read_text(encoding="utf-8").split("\n\n")[:-1]
+    assert len(blocks) == 3
+    assert blocks[1] == "S b .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+    assert "skipped line 2: RuntimeError: tagger exploded" in capsys.readouterr().err
+
+
+def test_interrupt_leaves_no_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture) -> None:
+    from errtype.annotator import Annotator
+
+    def interrupted(self, *a, **k):  # noqa: ANN001, ANN002, ANN003, ANN202
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Annotator, "annotate", interrupted)
+    o, c = files(tmp_path, ["a ."], ["b ."])
+    out = tmp_path / "out.m2"
+    out.write_text("previous\n")
+    assert cli.main(["-orig", o, "-cor", c, "-out", str(out), "-q"]) == 130
+    assert out.read_text() == "previous\n"
+    assert "interrupted (after 1 of 1 sentences)" in capsys.readouterr().err
+
+
+def test_usage_errors(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["-orig", "x", "-out", "y"])
+    with pytest.raises(SystemExit):
+        cli.main(["-gold", "-out", "y"])
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(["-orig", str(tmp_path / "nope.txt"), "-cor", "x", "-out", "y", "-q"]) == 2
+    assert "nope.txt: no such file" in capsys.readouterr().err
+
+
+def test_errtype_dispatcher(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert errtype_main([]) == 0 and "m2" in capsys.readouterr().out
+    assert errtype_main(["nope"]) == 2
+    o, c = files(tmp_path, ["a cat ."], ["the cat ."])
+    assert errtype_main(["m2", "-orig", o, "-cor", c, "-out", "-", "-q"]) == 0
+    assert "R:DET" in capsys.readouterr().out
