@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -138,24 +139,51 @@ def read_hypotheses(path: PathLike, expected: int | None = None,
 
 # --------------------------------------------------------------------------------- the lattice
 
+def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int) -> list[int]:
+    """Levenshtein prefix distances, computed only inside a diagonal band that provably holds
+    every optimal path (Ukkonen's cut-off, widened until the distance fits); cells outside the
+    band keep a huge value, which never equals an optimal distance, so the lattice is exact."""
+    n, m = len(src), len(hyp)
+    w = m + 1
+    nv = (n + 1) * w
+    big = 1 << 40
+    delta = n - m
+    t = abs(delta) + 2
+    while True:
+        slack = (t - abs(delta)) // 2
+        lo = min(0, delta) - slack  # band: lo <= a - b <= hi
+        hi = max(0, delta) + slack
+        d = [big] * nv
+        for b in range(min(w, -lo + 1)):
+            d[b] = b
+        for a in range(1, n + 1):
+            row = a * w
+            prev = row - w
+            b0 = max(0, a - hi)
+            b1 = min(m, a - lo)
+            if b0 > b1:
+                continue
+            if b0 == 0:
+                d[row] = a
+                b0 = 1
+            sa = src[a - 1]
+            for b in range(b0, b1 + 1):
+                diag = d[prev + b - 1] + (0 if sa == hyp[b - 1] else sub_cost)
+                dele = d[prev + b] + 1
+                ins = d[row + b - 1] + 1
+                d[row + b] = diag if diag <= dele and diag <= ins else (
+                    dele if dele <= ins else ins)
+        if d[nv - 1] <= t or slack >= n + m:
+            return d
+        t = 2 * t + 1
+
+
 def _lattice_arcs(src: Sequence[str], hyp: Sequence[str], sub_cost: int) -> set[int]:
     """Arcs (u * NV + v) on co-optimal Levenshtein paths; vertices are a * (m + 1) + b."""
     n, m = len(src), len(hyp)
     w = m + 1
     nv = (n + 1) * w
-    d = [0] * nv
-    for b in range(w):
-        d[b] = b
-    for a in range(1, n + 1):
-        row = a * w
-        prev = row - w
-        d[row] = a
-        sa = src[a - 1]
-        for b in range(1, w):
-            diag = d[prev + b - 1] + (0 if sa == hyp[b - 1] else sub_cost)
-            dele = d[prev + b] + 1
-            ins = d[row + b - 1] + 1
-            d[row + b] = min(diag, dele, ins)
+    d = _distances(src, hyp, sub_cost)
     arcs: set[int] = set()
     seen = {nv - 1}
     stack = [nv - 1]
@@ -191,7 +219,7 @@ class _Graph:
     """The merged lattice with transitive arcs, edge list and annotator-independent weights."""
 
     __slots__ = ("src", "hyp", "w", "nv", "dist", "unch", "edges", "pairs", "base_w", "nE",
-                 "by_span", "positions", "_base_path")
+                 "mult", "weight", "_by_span", "_base_path")
 
     def __init__(self, src: Sequence[str], hyp: Sequence[str], max_unchanged: int) -> None:
         self.src, self.hyp = src, hyp
@@ -240,11 +268,12 @@ class _Graph:
                     unch[key] = nu
                     added.append(key)
         # Remove merged noop arcs (dist > 1) the way the official loop does: removing from the
-        # list being iterated skips the element that follows each removed one.
-        edges: list[int] = []
+        # list being iterated skips the element that follows each removed one. Lattice arcs have
+        # dist 1, so only the transitive tail of the list can change.
+        kept: list[int] = []
         skip = False
         removed: set[int] = set()
-        for key in base + added:
+        for key in added:
             if skip:
                 skip = False
             elif key in removed:
@@ -255,32 +284,45 @@ class _Graph:
                     removed.add(key)
                     skip = True
                     continue
-            edges.append(key)
+            kept.append(key)
         for key in removed:
             del dist[key]
+        edges = base + kept
         self.dist, self.unch, self.edges = dist, unch, edges
         self.nE = len(edges)
         self.pairs = [divmod(key, nv) for key in edges]
-        # Annotator-independent weights: +epsilon per copy of a changing arc in the list.
+        # Annotator-independent weights: +epsilon per copy of a changing arc in the list,
+        # added one at a time as the official code does (the float sums must be identical).
+        self.mult = mult = Counter(edges)
+        wcache: dict[tuple[int, int], float] = {}
         weight: dict[int, float] = {}
-        positions: dict[int, list[int]] = {}
-        by_span: dict[tuple[int, int], list[int]] = {}
-        for pos, key in enumerate(edges):
-            plist = positions.get(key)
-            if plist is None:
-                positions[key] = [pos]
-                u, v = divmod(key, nv)
-                by_span.setdefault((u // w, v // w), []).append(key)
-                d = dist[key]
-                weight[key] = d if unch[key] == d else d + EPSILON
-            else:
-                plist.append(pos)
-                if unch[key] != dist[key]:
-                    weight[key] += EPSILON
-        self.positions = positions
-        self.by_span = by_span
+        for key, c in mult.items():
+            d = dist[key]
+            if unch[key] == d:
+                weight[key] = d
+                continue
+            val = wcache.get((d, c))
+            if val is None:
+                val = d
+                for _ in range(c):
+                    val += EPSILON
+                wcache[(d, c)] = val
+            weight[key] = val
+        self.weight = weight
         self.base_w = [weight[key] for key in edges]
+        self._by_span: dict[tuple[int, int], list[int]] | None = None
         self._base_path: list[int] | None = None
+
+    @property
+    def by_span(self) -> dict[tuple[int, int], list[int]]:
+        """Distinct arcs grouped by their edit span (start row, end row)."""
+        if self._by_span is None:
+            nv, w = self.nv, self.w
+            spans: dict[tuple[int, int], list[int]] = {}
+            for key in self.mult:
+                spans.setdefault((key // nv // w, key % nv // w), []).append(key)
+            self._by_span = spans
+        return self._by_span
 
     # -- arc properties
     def is_noop(self, key: int) -> bool:
@@ -318,7 +360,7 @@ class _Graph:
     def _insertions(self, keys: list[int], golds: list[GoldEdit], out: dict[int, float]) -> None:
         """The official two-pointer matching of insertions at one offset (order matters)."""
         nv = self.nv
-        occ = sorted(k for k in keys for _ in self.positions[k])
+        occ = sorted(k for k in keys for _ in range(self.mult[k]))
         ret: dict[int, float] = {k: self.dist[k] for k in keys}
         corr = {k: self.cor(*divmod(k, nv)) for k in keys}
         lptr, rptr, cur = 0, len(occ) - 1, 0
@@ -362,19 +404,17 @@ class _Graph:
                     rptr -= 1
                 cur = rptr
         if any_match:
-            base = self.base_w
+            base = self.weight
             for k, val in ret.items():
-                if val != base[self.positions[k][0]]:
+                if val != base[k]:
                     out[k] = val
 
     # -- shortest path
     def best_path(self, overrides: dict[int, float]) -> list[int]:
         """Predecessor chain from the end vertex: Bellman-Ford over the official edge list."""
         if overrides:
-            wl = self.base_w.copy()
-            for key, val in overrides.items():
-                for pos in self.positions[key]:
-                    wl[pos] = val
+            get = overrides.get
+            wl = [get(key, base) for key, base in zip(self.edges, self.base_w, strict=True)]
         elif self._base_path is not None:
             return self._base_path
         else:
