@@ -353,10 +353,14 @@ def errant_score(
         best_f = -1.0
         pairs: list[dict[str, Any]] = []
         ref_verbose = {r: _verbose_edits(d) for r, d in rc.items()} if trace else {}
+        only_pair = not trace and len(hc) == 1 and len(rc) == 1
         for h, hd in hc.items():
             hyp_verbose = _verbose_edits(hd) if trace else []
             for r, rd in rc.items():
                 tp, fp, fn, cats = compare_edits(hd, rd)
+                if only_pair:  # nothing to choose
+                    best = (tp, fp, fn, h, r, cats)
+                    break
                 f = errant_prf(tp + TP, fp + FP, fn + FN, beta)[2]
                 if (best is None or f > best_f
                         or (f == best_f and (tp > best[0] or (tp == best[0] and (
