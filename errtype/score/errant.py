@@ -323,6 +323,7 @@ def errant_score(
     check_source: bool = True,
     hyp_name: str | None = None,
     ref_name: str | None = None,
+    extra_settings: dict[str, Any] | None = None,
 ) -> ErrantResult:
     """Score hypothesis M2 against reference M2 exactly as errant_compare 3.0.2 does.
 
@@ -330,6 +331,7 @@ def errant_score(
     correction), ``cse`` (with types), ``ds`` (span detection) or ``dt`` (token detection).
     ``cat`` only selects the level of :attr:`ScoreResult.per_type` and of the printed table.
     ``trace=True`` keeps every coder pair's detail (needed for the verbose text).
+    ``extra_settings`` are added to the signature (e.g. how the edits were made).
     Raises :class:`SentenceCountError`, :class:`SourceMismatchError` or M2 format errors.
     """
     if mode not in MODES:
@@ -337,6 +339,7 @@ def errant_score(
     if cat not in (None, 1, 2, 3):
         raise ValueError(f"cat must be 1, 2 or 3, not {cat!r}")
     filt = tuple(filt)
+    beta = float(beta)
     hyp_it, hname = _blocks(hyp, "<hyp>")
     ref_it, rname = _blocks(ref, "<ref>")
     hname, rname = hyp_name or hname, ref_name or rname
@@ -394,6 +397,7 @@ def errant_score(
         settings["filt"] = ",".join(filt)
     settings["round"] = 4
     settings["compat"] = "errant-3.0.2"
+    settings.update(extra_settings or {})
     per_type = {}
     for t, (a, b, c) in sorted(aggregate_types(types, cat).items()):
         tp_p, tp_r, tp_f = errant_prf(a, b, c, beta)
@@ -484,10 +488,9 @@ def errant_score_text(
                                           merging=merging, tokenize=tokenize))
     hyp_blocks = list(annotate_blocks(anns, [0]))
     ref_blocks = list(annotate_blocks(anns, range(1, len(refs) + 1)))
+    extra = {"edits": f"errtype-{annotator.lang}", "merge": merging, "lev": "yes" if lev else "no",
+             "tok": "yes" if tokenize else "no"}
     result = errant_score(hyp_blocks, ref_blocks, hyp_name=str(hyp), ref_name=str(refs[0]),
-                          **options)
-    result.signature += f"|edits:errtype-{annotator.lang}-{merging}{'-lev' if lev else ''}"
-    if tokenize:
-        result.signature += "|tok:yes"
+                          extra_settings=extra, **options)
     result.notes.append(f"edits extracted from {orig} by errtype's {annotator.lang} annotator")
     return result
