@@ -510,6 +510,23 @@ def final_prf(correct: float, proposed: float, gold: float, beta: float
     return p, r, f
 
 
+def _fp_types(s: SentenceScore) -> list[str]:
+    """Types for the system edits that matched no gold edit (see the per-type note)."""
+    hits = [(g.start, g.end, g.orig) for g in s.matched]
+    out = []
+    for e in s.edits:
+        key = (e.start, e.end, e.orig)
+        if key in hits and any(e.cor in g.cors for g in s.matched if g.start == e.start
+                               and g.end == e.end):
+            hits.remove(key)
+            continue
+        same = [g for g in s.gold_edits if (g.start, g.end) == (e.start, e.end)]
+        near = same or [g for g in s.gold_edits if g.start < e.end and e.start < g.end
+                        or (g.start == g.end == e.start == e.end)]
+        out.append(near[0].type if near else "UNTYPED")
+    return out[:max(s.proposed - s.correct, 0)]
+
+
 # --------------------------------------------------------------------------------- the metric
 
 @dataclass
@@ -573,9 +590,8 @@ class MaxMatch:
                 per_type.setdefault(g.type, {"tp": 0, "fp": 0, "fn": 0})["tp"] += 1
             for g in left:
                 per_type.setdefault(g.type, {"tp": 0, "fp": 0, "fn": 0})["fn"] += 1
-            unmatched = s.proposed - s.correct
-            if unmatched > 0:
-                per_type.setdefault("UNTYPED", {"tp": 0, "fp": 0, "fn": 0})["fp"] += unmatched
+            for t in _fp_types(s):
+                per_type.setdefault(t, {"tp": 0, "fp": 0, "fn": 0})["fp"] += 1
         p, r, f = final_prf(float(tc), float(tp_), float(tg), self.beta)
         fkey = f"f{self.beta:g}"
         return ScoreResult(
@@ -586,8 +602,9 @@ class MaxMatch:
                     "seconds": round(time.perf_counter() - t0, 3)},
             sentences=sentences,
             per_type=per_type,
-            notes=["system edits carry no error type: per-type rows give gold-type recall "
-                   "(tp/fn); unmatched system edits are counted as fp under UNTYPED"],
+            notes=["per-type: tp/fn by gold type; a system edit matching no gold edit is a fp "
+                   "of the type of the chosen annotator's gold edit on the same span, else of an "
+                   "overlapping one, else of UNTYPED (system edits carry no type)"],
         )
 
     def score_files(self, system: PathLike, gold_m2: PathLike) -> ScoreResult:
