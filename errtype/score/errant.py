@@ -30,6 +30,12 @@ from ..errors import InputError, LineCountError
 from ..m2 import M2Block, M2Edit, read_m2
 from .common import ScoreResult, signature
 
+__all__ = [
+    "MODES", "ErrantResult", "SentenceCountError", "SourceMismatchError", "aggregate_types",
+    "annotate_blocks", "coder_edits", "compare_edits", "errant_prf", "errant_score",
+    "errant_score_text", "format_cat_table", "format_main_table", "format_verbose",
+]
+
 NOOP = "noop"
 UNK = "UNK"
 
