@@ -1,0 +1,120 @@
+"""GLEU+: statistics, Python-2 draws, corpus/sentence/human scores, input checks, CLI, JFLEG."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from errtype.cli.gleu import main
+from errtype.errors import LineCountError
+from errtype.score.gleu import GLEU, gleu, gleu_human, read_gleu_inputs, sentence_stats, tokenize
+from errtype.score.py2random import Py2Random, py2_randints, py3_randints
+
+from .conftest import shared_path
+
+
+def test_sentence_stats_set_difference_penalty() -> None:
+    st = sentence_stats("a b c".split(), "a b d".split(), "a b c".split())
+    # n=1: matches a,b; c is a source unigram absent from the reference -> penalty 1
+    assert st == [3, 3, 1, 3, 0, 2, 0, 1, 0, 0]
+
+
+def test_penalty_ignores_frequency() -> None:
+    # "x" occurs in the reference once, so it is not penalised however often the source has it
+    st = sentence_stats("x x x".split(), "x y".split(), "x x".split(), order=1)
+    assert st == [2, 2, 1, 2]
+
+
+def test_py2_draws_match_python27() -> None:
+    # values printed by CPython 2.7.18: random.seed(s); [random.randint(0, 3) for _ in range(8)]
+    assert py2_randints(0, 4, 8) == [3, 3, 1, 1, 2, 1, 3, 1]
+    assert py2_randints(101, 4, 8) == [2, 0, 3, 3, 1, 2, 0, 0]
+    rng = Py2Random(101)
+    assert [rng.randint(0, 3) for _ in range(8)] == [2, 0, 3, 3, 1, 2, 0, 0]
+    assert Py2Random(0).choice("abcd") == "d"
+    assert py3_randints(101, 4, 8) != py2_randints(101, 4, 8)
+
+
+def test_perfect_hypothesis_and_zero_statistic() -> None:
+    src, ref = ["a b c d e"], ["a b c d f"]
+    res = gleu(src, [ref], ref)
+    assert res.corpus["gleu"] == 1.0 and res.counts["iterations"] == 1
+    assert gleu(["a b"], [["c d"]], ["a b"]).corpus["gleu"] == 0.0
+
+
+def test_sentence_level_smoothing() -> None:
+    res = GLEU().score(["a b c"], [["a b d"]], ["a b c"])
+    # stats [3,3,1,3,0,2,0,1,0,0] -> zeros become 1 -> exp(log(1/3 * 1/2) / 4)
+    assert res.sentences[0]["gleu"] == pytest.approx(6 ** -0.25)
+    assert res.corpus["gleu"] == 0.0
+
+
+def test_iterations_draw_and_signature() -> None:
+    src = ["a b c d", "e f g h", "i j k l"]
+    refs = [["a b c d", "e f g x", "i j k l"], ["a b x d", "e f g h", "i j x l"]]
+    py2 = GLEU(iterations=20).score(src, refs, src)
+    py3 = GLEU(iterations=20, draw="py3").score(src, refs, src)
+    assert py2.counts["iterations"] == 20
+    assert "draw:py2" in py2.signature and "iterations:20" in py2.signature
+    assert "draw:py3" in py3.signature
+    human = gleu_human(src, refs, iterations=20)
+    assert human.corpus["gleu"] == pytest.approx((human.corpus["ref0"] + human.corpus["ref1"]) / 2)
+
+
+def test_tokenize_py2_whitespace() -> None:
+    assert tokenize("a\u00a0b c") == ["a\u00a0b", "c"]
+    assert tokenize("a\u00a0b c", "unicode") == ["a", "b", "c"]
+    assert tokenize("a\x1cb") == ["a\x1cb"]
+
+
+def test_line_count_mismatch(tmp_path: Path) -> None:
+    (tmp_path / "src").write_text("a\nb\n")
+    (tmp_path / "ref").write_text("a\n")
+    with pytest.raises(LineCountError, match="src: 2, .*ref: 1"):
+        read_gleu_inputs(tmp_path / "src", [tmp_path / "ref"])
+    with pytest.raises(LineCountError):
+        GLEU().score(["a"], [["a", "b"]], ["a"])
+
+
+def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name, text in [("src", "a b c d\ne f g h\n"), ("r0", "a b c x\ne f g h\n"),
+                       ("r1", "a b c d\ne f y h\n"), ("hyp", "a b c x\ne f g h\n")]:
+        (tmp_path / name).write_text(text)
+    args = ["-s", str(tmp_path / "src"), "-r", str(tmp_path / "r0"), str(tmp_path / "r1"),
+            "-o", str(tmp_path / "hyp"), "-l", "10"]
+    assert main(args + ["--sent", "--human"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hypothesis\tGLEU") and "gleu|n:4|refs:2|iterations:10" in out
+    assert "\nHUMAN\t" in out and "\nhyp\t1\t" in out
+    assert main(args + ["--json", "-", "--py3-random"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert 0 < data["hyp"]["corpus"]["gleu"] <= 1 and len(data["hyp"]["sentences"]) == 2
+    (tmp_path / "r1").write_text("only one line\n")
+    assert main(args) == 2
+    assert "r1: 1" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------- JFLEG fidelity
+
+@pytest.fixture(scope="module")
+def jfleg() -> tuple[list[str], list[list[str]]]:
+    refs = [shared_path("jfleg", f"dev.ref{i}") for i in range(4)]
+    src, ref_lines, _ = read_gleu_inputs(shared_path("jfleg", "dev.src"), refs)
+    return src, ref_lines
+
+
+def test_jfleg_dev_source(jfleg: tuple[list[str], list[list[str]]]) -> None:
+    src, refs = jfleg
+    assert f"{100 * GLEU().score(src, refs, src).corpus['gleu']:.4f}" == "38.2146"
+    py3 = GLEU(draw="py3", sentence_level=False).score(src, refs, src)
+    assert f"{100 * py3.corpus['gleu']:.4f}" == "38.1965"
+
+
+def test_jfleg_dev_human(jfleg: tuple[list[str], list[list[str]]]) -> None:
+    src, refs = jfleg
+    res = GLEU(sentence_level=False).human(src, refs)
+    assert f"{100 * res.corpus['gleu']:.2f}" == "55.27"
+    assert math.isclose(res.corpus["gleu"], sum(res.corpus[f"ref{r}"] for r in range(4)) / 4)
