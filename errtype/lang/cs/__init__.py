@@ -119,6 +119,7 @@ class Czech(Language):
 
 def _spacy_parser(nlp: Any, model_name: str) -> Parser:
     from ...parse.spacy import SpacyParser
+    from .compat import UD25Compat
     if nlp is None:
         try:
             import spacy
@@ -128,4 +129,4 @@ def _spacy_parser(nlp: Any, model_name: str) -> Parser:
                 f"spaCy pipeline {model_name!r} is not installed "
                 "(pip install 'errtype[cs]' or pip install cs-core-news-sm==0.2.1)"
             ) from exc
-    return SpacyParser(nlp)
+    return UD25Compat(SpacyParser(nlp))

@@ -1,0 +1,188 @@
+"""Agreement of errtype's Czech annotation with the GECCC gold M2 (typed by the Czech ERRANT).
+
+Typing: every gold edit span is re-classified as ``errtype-m2 -gold`` does (corrected sentence
+rebuilt from the annotator's edits, edit minimised and classified) and the type is compared
+with the gold type. Extraction: parallel mode (orig -> annotator 0's correction) compared with
+annotator 0's gold spans, both from raw text (``sentence.input`` -> ``sentence.gold``, tokenised by
+the backend) and from the pre-tokenised M2 sentences (isolating alignment + merging).
+
+    python bench/geccc_agreement.py [--udpipe-model PATH] [--limit N] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run from a source checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+import errtype  # noqa: E402
+from errtype.edit import Edit, minimise  # noqa: E402
+
+GECCC = ROOT.parent / "shared" / "data" / "geccc"
+
+GoldEdit = tuple[int, int, str, list[str]]  # o_start, o_end, type, correction tokens
+
+
+def read_blocks(path: Path, limit: int | None) -> list[tuple[list[str], dict[str, list[GoldEdit]]]]:
+    """(orig tokens, {annotator: [gold edits]}) per M2 block."""
+    blocks = []
+    for chunk in path.read_text(encoding="utf-8").strip().split("\n\n"):
+        lines = chunk.split("\n")
+        by_ann: dict[str, list[GoldEdit]] = {}
+        for line in lines[1:]:
+            f = line[2:].split("|||")
+            s, e = map(int, f[0].split())
+            by_ann.setdefault(f[-1], []).append((s, e, f[1], f[2].split()))
+        blocks.append((lines[0][2:].split(" ") if len(lines[0]) > 2 else [], by_ann))
+        if limit and len(blocks) >= limit:
+            break
+    return blocks
+
+
+def apply_gold(orig: list[str], edits: list[GoldEdit]) -> tuple[list[str], list[tuple]]:
+    """Corrected tokens and the gold spans (o_start, o_end, c_start, c_end, type)."""
+    cor = list(orig)
+    offset = 0
+    spans = []
+    for s, e, typ, toks in sorted(edits, key=lambda x: (x[0], x[1])):
+        cor[s + offset:e + offset] = toks
+        spans.append((s, e, s + offset, s + offset + len(toks), typ))
+        offset += len(toks) - (e - s)
+    return cor, spans
+
+
+def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    p = tp / (tp + fp) if tp + fp else 1.0
+    r = tp / (tp + fn) if tp + fn else 1.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def typing(ann: errtype.Annotator, blocks: list) -> dict:
+    """Re-classify gold spans; return agreement and a confusion counter."""
+    jobs = []  # (block index, annotator, cor tokens, spans)
+    texts = []
+    for bi, (orig, by_ann) in enumerate(blocks):
+        texts.append(" ".join(orig))
+        for a in sorted(by_ann):
+            edits = by_ann[a]
+            if edits[0][2] == "noop":
+                continue
+            cor, spans = apply_gold(orig, edits)
+            jobs.append((bi, cor, spans))
+    texts += [" ".join(cor) for _, cor, _ in jobs]
+    parsed = list(ann.parser.parse_many(texts))
+    origs, cors = parsed[:len(blocks)], parsed[len(blocks):]
+    confusion: Counter[tuple[str, str]] = Counter()
+    for (bi, _, spans), c in zip(jobs, cors, strict=True):
+        o = origs[bi]
+        for s, e, cs, ce, gold in spans:
+            edit = minimise(Edit.from_spans(o, c, s, e, cs, ce), o, c)
+            confusion[gold, ann.language.classify(edit, o, c)] += 1
+    total = sum(confusion.values())
+    agree = sum(n for (g, p), n in confusion.items() if g == p)
+    return {"edits": total, "agree": agree, "agreement": agree / total, "confusion": confusion}
+
+
+def extraction(ann: errtype.Annotator, blocks: list, raw: list[tuple[str, str]] | None) -> dict:
+    """Span P/R/F1 of parallel-mode edits against annotator 0's gold spans."""
+    out = {}
+    golds, pairs = [], []
+    for orig, by_ann in blocks:
+        edits = by_ann.get("0", [])
+        if edits and edits[0][2] == "noop":
+            edits = []
+        cor, spans = apply_gold(orig, edits)
+        golds.append({(s, e, " ".join(cor[cs:ce])) for s, e, cs, ce, _ in spans})
+        pairs.append((" ".join(orig), " ".join(cor)))
+    modes = {"pretokenised": (pairs, False)}
+    if raw is not None:
+        modes["raw_tokenised"] = (raw, True)
+    for mode, (items, tok) in modes.items():
+        tp = fp = fn = same_tok = 0
+        texts = [t for pair in items for t in pair]
+        parsed = iter(ann.parser.parse_many(texts, tok))
+        for gold, (orig_tokens, _) in zip(golds, blocks, strict=False):
+            o, c = next(parsed), next(parsed)
+            if list(o.texts) == orig_tokens:
+                same_tok += 1
+            hyp = set()
+            if o.texts != c.texts:
+                hyp = {(e.o_start, e.o_end, e.c_str) for e in ann.annotate(o, c)}
+            tp += len(hyp & gold)
+            fp += len(hyp - gold)
+            fn += len(gold - hyp)
+        p, r, f = prf(tp, fp, fn)
+        out[mode] = {"tp": tp, "fp": fp, "fn": fn, "P": p, "R": r, "F1": f,
+                     "same_tokenisation": same_tok / len(items)}
+    return out
+
+
+def report(res: dict, top: int) -> str:
+    conf: Counter = res["typing"]["confusion"]
+    lines = [f"backend: {res['backend']}   sentences: {res['sentences']}   "
+             f"time: {res['seconds']:.0f}s",
+             f"TYPING agreement: {res['typing']['agree']}/{res['typing']['edits']} = "
+             f"{100 * res['typing']['agreement']:.2f} %", "",
+             f"{'gold type':16s} {'n':>6s} {'agree':>6s} {'%':>7s}   most frequent other labels"]
+    gold_n: Counter = Counter()
+    for (g, _), n in conf.items():
+        gold_n[g] += n
+    for g, n in gold_n.most_common():
+        ok = conf[g, g]
+        others = Counter({p: k for (gg, p), k in conf.items() if gg == g and p != g})
+        o = ", ".join(f"{p} {k}" for p, k in others.most_common(3))
+        lines.append(f"{g:16s} {n:6d} {ok:6d} {100 * ok / n:7.2f}   {o}")
+    lines += ["", f"top {top} confusions (gold -> ours):"]
+    errs = Counter({k: n for k, n in conf.items() if k[0] != k[1]})
+    lines += [f"  {g:14s} -> {p:14s} {n}" for (g, p), n in errs.most_common(top)]
+    lines.append("")
+    for mode, m in res["extraction"].items():
+        lines.append(f"EXTRACTION ({mode}): P {100 * m['P']:.2f}  R {100 * m['R']:.2f}  "
+                     f"F1 {100 * m['F1']:.2f}  (tp {m['tp']} fp {m['fp']} fn {m['fn']}; "
+                     f"orig tokenisation = M2 S line in {100 * m['same_tokenisation']:.1f} %)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--geccc", type=Path, default=GECCC, help="folder with sentence.{m2,input,gold}")
+    ap.add_argument("--udpipe-model", help="use this UDPipe model instead of the default backend")
+    ap.add_argument("--limit", type=int, help="only the first N sentences")
+    ap.add_argument("--no-raw", action="store_true", help="skip the raw-text extraction run")
+    ap.add_argument("--top", type=int, default=25, help="number of confusions to list")
+    ap.add_argument("--json", type=Path, help="also write the results as JSON here")
+    args = ap.parse_args(argv)
+    m2 = args.geccc / "sentence.m2"
+    if not m2.exists():
+        print(f"GECCC data not found: {m2}", file=sys.stderr)
+        return 2
+    t0 = time.time()
+    opts = {"udpipe_model": args.udpipe_model} if args.udpipe_model else {"backend": "spacy"}
+    ann = errtype.load("cs", **opts)
+    blocks = read_blocks(m2, args.limit)
+    raw = None
+    if not args.no_raw:
+        inp = (args.geccc / "sentence.input").read_text(encoding="utf-8").splitlines()
+        gold = (args.geccc / "sentence.gold").read_text(encoding="utf-8").splitlines()
+        raw = list(zip(inp, gold, strict=True))[:len(blocks)]
+    res = {"backend": repr(ann.parser) if args.udpipe_model else "spacy cs_core_news_sm 0.2.1",
+           "sentences": len(blocks), "typing": typing(ann, blocks),
+           "extraction": extraction(ann, blocks, raw)}
+    res["seconds"] = time.time() - t0
+    print(report(res, args.top))
+    if args.json:
+        js = dict(res, typing=dict(res["typing"], confusion=[
+            [g, p, n] for (g, p), n in res["typing"]["confusion"].most_common()]))
+        args.json.write_text(json.dumps(js, indent=1, ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
