@@ -40,6 +40,8 @@ from ..textio import count_lines, read_lines
 from .common import ScoreResult, signature
 
 EPSILON = 0.001
+SHIFT = 24  # arc attributes are packed as dist << SHIFT | unchanged tokens
+MASK = (1 << SHIFT) - 1
 PathLike = str | os.PathLike[str]
 
 __all__ = [
@@ -218,7 +220,7 @@ def _lattice_arcs(src: Sequence[str], hyp: Sequence[str], sub_cost: int) -> set[
 class _Graph:
     """The merged lattice with transitive arcs, edge list and annotator-independent weights."""
 
-    __slots__ = ("src", "hyp", "w", "nv", "dist", "unch", "edges", "pairs", "base_w", "nE",
+    __slots__ = ("src", "hyp", "w", "nv", "dist", "unch", "edges", "tails", "heads", "base_w", "nE",
                  "mult", "weight", "_by_span", "_base_path")
 
     def __init__(self, src: Sequence[str], hyp: Sequence[str], max_unchanged: int) -> None:
@@ -228,45 +230,47 @@ class _Graph:
         a1 = _lattice_arcs(src, hyp, 1)
         a2 = _lattice_arcs(src, hyp, 2)
         base = sorted([*a1, *a2])  # the official list keeps arcs of both lattices twice
-        dist: dict[int, int] = {}
-        unch: dict[int, int] = {}
-        succ: dict[int, list[int]] = {}
-        into: dict[int, list[int]] = {}
+        # Arc attributes packed as dist << SHIFT | unchanged-token count; inc[v] = {u: packed}.
+        succ: dict[int, list[tuple[int, int]]] = {}
+        inc: dict[int, dict[int, int]] = {}
+        one = 1 << SHIFT
         for key in a1 | a2:
             u, v = divmod(key, nv)
-            dist[key] = 1
-            noop = v - u == w + 1 and src[u // w] == hyp[u % w]
-            unch[key] = 1 if noop else 0
-            succ.setdefault(u, []).append(v)
-            into.setdefault(v, []).append(u)
+            noop = 1 if v - u == w + 1 and src[u // w] == hyp[u % w] else 0
+            succ.setdefault(u, []).append((v, noop))
+            inc.setdefault(v, {})[u] = one | noop
         # Transitive arcs: intermediates in topological (= sorted) order, as the official triple
-        # loop; arcs into k are final when k is reached and arcs out of k are lattice arcs.
+        # loop; arcs into k are final when k is reached and arcs out of k are lattice arcs, so
+        # each arc into k is extended by each lattice arc out of k. Within one k the official
+        # loop appends in (i, j) order, i.e. in sorted key order.
+        limit_all = min(max_unchanged, MASK)
         added: list[int] = []
-        for k in sorted(into.keys() | succ.keys()):
-            outs = succ.get(k)
-            ins = into.get(k)
-            if not outs or not ins:
+        for k in sorted(succ):
+            items = inc.get(k)
+            if not items:
                 continue
-            outs.sort()
-            out_unch = [(j, unch[k * nv + j], k * nv + j) for j in outs]
-            for i in sorted(ins):
-                ik = i * nv + k
-                nd = dist[ik] + 1
-                u_ik = unch[ik]
-                inb = i * nv
-                for j, u_kj, _ in out_unch:
-                    nu = u_ik + u_kj
-                    if nu > max_unchanged:
-                        continue
-                    key = inb + j
-                    cur = dist.get(key)
-                    if cur is None:
-                        into.setdefault(j, []).append(i)
-                    elif nd >= cur:
-                        continue
-                    dist[key] = nd
-                    unch[key] = nu
-                    added.append(key)
+            new: list[int] = []
+            for j, u_kj in succ[k]:
+                limit = limit_all - u_kj
+                if limit < 0:
+                    continue
+                step = one + u_kj
+                cand = {i: p + step for i, p in items.items() if p & MASK <= limit}
+                tgt = inc[j]
+                fresh = cand.keys() - tgt.keys()
+                better = [i for i in cand.keys() & tgt.keys() if cand[i] >> SHIFT < tgt[i] >> SHIFT]
+                if better:
+                    fresh.update(better)
+                if fresh:
+                    tgt.update({i: cand[i] for i in fresh})
+                    new.extend([i * nv + j for i in fresh])
+            new.sort()
+            added += new
+        packed = {key: inc[key % nv][key // nv] for key in added}
+        for key in a1 | a2:
+            packed[key] = inc[key % nv][key // nv]
+        dist = {key: p >> SHIFT for key, p in packed.items()}
+        unch = {key: p & MASK for key, p in packed.items()}
         # Remove merged noop arcs (dist > 1) the way the official loop does: removing from the
         # list being iterated skips the element that follows each removed one. Lattice arcs have
         # dist 1, so only the transitive tail of the list can change.
@@ -290,7 +294,8 @@ class _Graph:
         edges = base + kept
         self.dist, self.unch, self.edges = dist, unch, edges
         self.nE = len(edges)
-        self.pairs = [divmod(key, nv) for key in edges]
+        self.tails = [key // nv for key in edges]
+        self.heads = [key % nv for key in edges]
         # Annotator-independent weights: +epsilon per copy of a changing arc in the list,
         # added one at a time as the official code does (the float sums must be identical).
         self.mult = mult = Counter(edges)
@@ -420,23 +425,23 @@ class _Graph:
         else:
             wl = self.base_w
         inf = float("inf")
-        dist: dict[int, float] = {0: 0}
-        pred: dict[int, int] = {}
-        get = dist.get
-        pairs = self.pairs
-        for _ in range(len(pairs) + 1):
+        dist: list[float] = [inf] * self.nv
+        dist[0] = 0
+        pred = [-1] * self.nv
+        us, vs = self.tails, self.heads
+        for _ in range(len(us) + 1):
             changed = False
-            for (u, v), wt in zip(pairs, wl, strict=True):
-                du = get(u, inf)
-                if du + wt < get(v, inf):
-                    dist[v] = du + wt
+            for u, v, wt in zip(us, vs, wl, strict=True):
+                nd = dist[u] + wt
+                if nd < dist[v]:
+                    dist[v] = nd
                     pred[v] = u
                     changed = True
             if not changed:
                 break
         chain = []
         v = self.nv - 1
-        while v in pred:
+        while pred[v] >= 0:
             u = pred[v]
             chain.append(u * self.nv + v)
             v = u
