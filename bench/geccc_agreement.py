@@ -114,7 +114,8 @@ def extraction(ann: errtype.Annotator, blocks: list, raw: list[tuple[str, str]] 
                 same_tok += 1
             hyp = set()
             if o.texts != c.texts:
-                hyp = {(e.o_start, e.o_end, e.c_str) for e in ann.annotate(o, c)}
+                hyp = {(e.o_start, e.o_end, " ".join(c.texts[e.c_start:e.c_end]))
+                       for e in ann.annotate(o, c)}
             tp += len(hyp & gold)
             fp += len(hyp - gold)
             fn += len(gold - hyp)
@@ -152,7 +153,8 @@ def report(res: dict, top: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--geccc", type=Path, default=GECCC, help="folder with sentence.{m2,input,gold}")
+    ap.add_argument("--geccc", type=Path, default=GECCC,
+                    help="folder with sentence.{m2,input,gold}")
     ap.add_argument("--udpipe-model", help="use this UDPipe model instead of the default backend")
     ap.add_argument("--limit", type=int, help="only the first N sentences")
     ap.add_argument("--no-raw", action="store_true", help="skip the raw-text extraction run")

@@ -99,12 +99,23 @@ def _with_ws(tok: Token, ws: str) -> Token:
 
 
 def _tokens(sent: Any, offset: int) -> list[Token]:
-    """Tokens of one UDPipe sentence (words 1..n), heads made absolute with ``offset``."""
+    """Tokens of one UDPipe sentence (words 1..n), heads made absolute with ``offset``.
+
+    A word is followed by a space unless its token (the multi-word token it ends, if any) has
+    ``SpaceAfter=No``; words inside a multi-word token are separated by spaces.
+    """
     words = sent.words
+    mwt_end: dict[int, Any] = {}
+    inside: set[int] = set()
+    for m in sent.multiwordTokens:
+        mwt_end[m.idLast] = m
+        inside.update(range(m.idFirst, m.idLast))
     out = []
     for k in range(1, len(words)):
         w = words[k]
         head = offset + (w.head - 1 if w.head > 0 else k - 1)
         dep = "ROOT" if w.deprel == "root" else w.deprel
-        out.append(Token(w.form, w.lemma, w.upostag, w.xpostag, dep, head, w.feats, " "))
+        owner = mwt_end.get(k, w)
+        ws = " " if k in inside or owner.getSpaceAfter() else ""
+        out.append(Token(w.form, w.lemma, w.upostag, w.xpostag, dep, head, w.feats, ws))
     return out
