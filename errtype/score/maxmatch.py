@@ -141,7 +141,7 @@ def read_hypotheses(path: PathLike, expected: int | None = None,
 
 # --------------------------------------------------------------------------------- the lattice
 
-def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int) -> list[int]:
+def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int, t: int = 0) -> list[int]:
     """Levenshtein prefix distances, computed only inside a diagonal band that provably holds
     every optimal path (Ukkonen's cut-off, widened until the distance fits); cells outside the
     band keep a huge value, which never equals an optimal distance, so the lattice is exact."""
@@ -150,7 +150,7 @@ def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int) -> list[in
     nv = (n + 1) * w
     big = 1 << 40
     delta = n - m
-    t = abs(delta) + 2
+    t = max(t, abs(delta) + 2)  # a first guess at the distance; doubled until it holds
     while True:
         slack = (t - abs(delta)) // 2
         lo = min(0, delta) - slack  # band: lo <= a - b <= hi
@@ -180,12 +180,14 @@ def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int) -> list[in
         t = 2 * t + 1
 
 
-def _lattice_arcs(src: Sequence[str], hyp: Sequence[str], sub_cost: int) -> set[int]:
+def _lattice_arcs(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
+                  d: list[int] | None = None) -> set[int]:
     """Arcs (u * NV + v) on co-optimal Levenshtein paths; vertices are a * (m + 1) + b."""
     n, m = len(src), len(hyp)
     w = m + 1
     nv = (n + 1) * w
-    d = _distances(src, hyp, sub_cost)
+    if d is None:
+        d = _distances(src, hyp, sub_cost)
     arcs: set[int] = set()
     seen = {nv - 1}
     stack = [nv - 1]
@@ -227,8 +229,10 @@ class _Graph:
         self.src, self.hyp = src, hyp
         w = self.w = len(hyp) + 1
         nv = self.nv = (len(src) + 1) * w
-        a1 = _lattice_arcs(src, hyp, 1)
-        a2 = _lattice_arcs(src, hyp, 2)
+        d1 = _distances(src, hyp, 1)
+        a1 = _lattice_arcs(src, hyp, 1, d1)
+        # the cost-2 distance is at most twice the cost-1 one (a substitution = delete + insert)
+        a2 = _lattice_arcs(src, hyp, 2, _distances(src, hyp, 2, 2 * d1[-1]))
         base = sorted([*a1, *a2])  # the official list keeps arcs of both lattices twice
         # Arc attributes packed as dist << SHIFT | unchanged-token count; inc[v] = {u: packed}.
         succ: dict[int, list[tuple[int, int]]] = {}
@@ -250,6 +254,21 @@ class _Graph:
             if not items:
                 continue
             new: list[int] = []
+            if len(items) <= 8:  # small: a plain loop beats building dicts and sets
+                for j, u_kj in succ[k]:
+                    limit = limit_all - u_kj
+                    step = one + u_kj
+                    tgt = inc[j]
+                    for i, p in items.items():
+                        if p & MASK <= limit:
+                            c = p + step
+                            q = tgt.get(i)
+                            if q is None or c >> SHIFT < q >> SHIFT:
+                                tgt[i] = c
+                                new.append(i * nv + j)
+                new.sort()
+                added += new
+                continue
             for j, u_kj in succ[k]:
                 limit = limit_all - u_kj
                 if limit < 0:
