@@ -1,7 +1,7 @@
 """``errtype-ratio``: system scores relative to human performance (Bryant & Ng 2015).
 
     errtype-ratio --m2 GOLD.m2 [SYSTEM ...]                      # several annotator ids
-    errtype-ratio --source SRC --refs REF1 REF2 [REF ...] [SYSTEM ...]   # N corrected texts
+    errtype-ratio [SYSTEM ...] --source SRC --refs REF1 REF2 [REF ...]   # N corrected texts
 
 Each annotator is scored against the other annotators (leave-one-out), their mean is the human
 score, and every system is scored against the same subsets; the ratio is system / human.
@@ -36,12 +36,18 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--m2", help="M2 file with at least 2 annotator ids")
     g.add_argument("--source", help="source text (with --refs)")
     g.add_argument("--refs", nargs="+", help="N >= 2 corrected texts, parallel to --source")
-    p.add_argument("systems", nargs="*", help="system outputs, one sentence per line")
+    p.add_argument("systems", nargs="*", help="system outputs, one sentence per line (before "
+                   "--refs, which takes every following file name, or give --systems)")
+    p.add_argument("--systems", dest="more_systems", nargs="+", default=[], metavar="SYSTEM",
+                   help="system outputs (an alternative to the positional arguments)")
     p.add_argument("--scorer", choices=["maxmatch", "errant", "exact"], default="maxmatch",
                    help="maxmatch (M2 scorer 3.2, default), errant (errant_compare -cs) or "
                         "exact (edit-set matching; annotators only)")
     p.add_argument("--beta", type=float, default=0.5, help="F beta (default 0.5)")
     p.add_argument("--annotators", help="comma-separated annotator ids to use (M2 mode)")
+    p.add_argument("--missing", choices=["first", "empty"], default="first",
+                   help="an annotator absent from a block agrees with the first one (default; "
+                        "the CoNLL-2014 combined M2 drops duplicates) or made no edit")
     p.add_argument("--curve", action="store_true", help="also every subset size k = 1..N-1")
     p.add_argument("--max-pairs", type=int, default=200,
                    help="per k, sample this many (annotator, subset) pairs when there are "
@@ -62,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             raise InputError("give either --m2 or --source with --refs")
         if args.m2:
             anns = [int(a) for a in args.annotators.split(",")] if args.annotators else None
-            data = Annotations.from_m2(args.m2, anns)
+            data = Annotations.from_m2(args.m2, anns, args.missing)
         else:
             if not args.source or not args.refs:
                 raise InputError("--source and --refs go together")
@@ -71,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             data = Annotations.from_texts([r[0] for r in rows], refs, lang=args.lang,
                                           tokenize=args.tokenize)
         systems = {}
-        for path in args.systems:
+        for path in [*args.systems, *args.more_systems]:
             name = Path(path).name if Path(path).name not in systems else path
             systems[name] = [ln.text.strip() for ln in read_lines(path)]
         scorer = {"maxmatch": lambda: maxmatch_scorer(args.beta),

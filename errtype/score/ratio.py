@@ -15,7 +15,8 @@ where ``gold_blocks`` are M2 blocks restricted to a subset of annotators. Built 
 :func:`maxmatch_scorer` (m2scorer 3.2 numbers), :func:`errant_scorer` (errant_compare) and
 :func:`exact_scorer` (exact edit-set matching of given edits, no dependencies).
 
-An annotator with no edit line in a block is taken to have made no correction there.
+An annotator missing from a block that lists others is taken to agree with the first one (the
+CoNLL-2014 combined M2 drops duplicate annotations); see :meth:`Annotations.from_blocks`.
 """
 
 from __future__ import annotations
@@ -39,19 +40,18 @@ Scorer = Callable[[Sequence[str], Sequence[M2Block], Sequence[Sequence[M2Edit]] 
 def apply_edits(tokens: Sequence[str], edits: Sequence[M2Edit]) -> str:
     """The corrected sentence of one annotator: apply non-noop edits (first alternative).
 
-    ``-NONE-`` means the empty string. Offsets refer to the original tokens; edits at the same
-    offset keep their file order; an edit overlapping one already applied is skipped.
+    ``-NONE-`` means the empty string. Offsets refer to the original tokens; insertions at the
+    same offset keep their file order; an edit overlapping an earlier one in the file is skipped.
     """
-    out = list(tokens)
-    last_start = len(tokens) + 1
-    real = [(e.start, e.end, i, e) for i, e in enumerate(edits) if not e.is_noop]
-    for *_, e in sorted(real, key=lambda t: t[:3], reverse=True):
-        if e.end > last_start:
+    kept: list[tuple[int, int, int, M2Edit]] = []
+    for i, e in enumerate(edits):
+        if e.is_noop or any(e.start < k[1] and k[0] < e.end for k in kept):
             continue
+        kept.append((e.start, e.end, i, e))
+    out = list(tokens)
+    for *_, e in sorted(kept, key=lambda t: t[:3], reverse=True):
         cor = e.cor.split("||")[0]
-        repl = [] if cor in ("-NONE-", "") else cor.split()
-        out[e.start:e.end] = repl
-        last_start = e.start
+        out[e.start:e.end] = [] if cor in ("-NONE-", "") else cor.split()
     return " ".join(out)
 
 
@@ -65,27 +65,44 @@ class Annotations:
     sources: list[str]
     annotators: list[int]
     edits: list[dict[int, list[M2Edit]]]
+    #: how annotators missing from a block were read (see :meth:`from_blocks`)
+    missing: str = "first"
 
     @classmethod
-    def from_blocks(cls, blocks: Iterable[M2Block], annotators: Sequence[int] | None = None
-                    ) -> Annotations:
-        """From M2 blocks; ``annotators`` defaults to every id seen anywhere, sorted."""
+    def from_blocks(cls, blocks: Iterable[M2Block], annotators: Sequence[int] | None = None,
+                    missing: str = "first") -> Annotations:
+        """From M2 blocks; ``annotators`` defaults to every id seen anywhere, sorted.
+
+        ``missing`` says what an annotator absent from a block that has other annotators did:
+        ``"first"`` (default) — the same as the block's first annotator, as in the CoNLL-2014
+        combined M2, which drops an annotation identical to an earlier one; ``"empty"`` — no
+        correction. A block without any edit line means no annotator corrected anything.
+        """
+        if missing not in ("first", "empty"):
+            raise ValueError(f"missing must be 'first' or 'empty', not {missing!r}")
         sources, edits = [], []
         seen: set[int] = set()
+        raw = []
         for b in blocks:
             sources.append(b.source)
             per = {a: [e for e in es if not e.is_noop] for a, es in
                    b.edits_by_annotator().items()}
             seen.update(per)
-            edits.append(per)
+            raw.append(per)
         anns = sorted(seen) if annotators is None else list(annotators)
         if len(anns) < 2:
             raise InputError(f"ratio scoring needs at least 2 annotators, found {anns}")
-        return cls(sources, anns, edits)
+        for per in raw:
+            if missing == "first" and per:
+                first = next(iter(per.values()))
+                per = {a: per.get(a, first) for a in anns}
+            edits.append(per)
+        return cls(sources, anns, edits, missing)
 
     @classmethod
-    def from_m2(cls, path: Any, annotators: Sequence[int] | None = None) -> Annotations:
-        return cls.from_blocks(read_m2(path), annotators)
+    def from_m2(cls, path: Any, annotators: Sequence[int] | None = None,
+                missing: str = "first") -> Annotations:
+        return cls.from_blocks(read_m2(path), annotators, missing)
 
     @classmethod
     def from_texts(cls, sources: Sequence[str], references: Sequence[Sequence[str]],
@@ -142,6 +159,8 @@ def annotate_to_blocks(annotator: Any, items: Iterable[tuple[str, Sequence[str]]
             edits.extend(M2Edit(e.o_start, e.o_end, e.type,
                                 " ".join(cor.texts[e.c_start:e.c_end]), k)
                          for e in found)
+            if not found:
+                edits.append(M2Edit(-1, -1, "noop", "-NONE-", k))
         blocks.append(M2Block(" ".join(ann.orig.texts), edits))
     return blocks
 
@@ -339,7 +358,8 @@ def ratio_score(data: Annotations, systems: Mapping[str, Sequence[str]] | None =
                 point["systems"][name] = {"f": s, "ratio": s / h if h else float("nan")}
             points.append(point)
     settings: dict[str, Any] = {"scorer": _scorer_name(scorer), "beta": beta,
-                                "annotators": len(anns), "scheme": "leave-one-out"}
+                                "annotators": len(anns), "missing": data.missing,
+                                "scheme": "leave-one-out"}
     if curve:
         settings.update(curve="yes", max_pairs=max_pairs, seed=seed)
     return RatioResult(per_ann, human, sys_out, points, signature("ratio", settings))
