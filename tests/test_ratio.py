@@ -195,18 +195,38 @@ def test_conll14_two_annotators(capsys) -> None:
     assert sum(1 for _ in read_m2(c / "official-2014.1.m2")) == 1312
 
 
-def test_jfleg_dev_human_average(capsys) -> None:
+def test_jfleg_dev_human_average() -> None:
     pytest.importorskip("errtype.score.maxmatch")
+    from errtype.score.ratio import errant_scorer, maxmatch_scorer
+
     j = shared_path("jfleg")
-    assert main(["--source", str(j / "dev.src"),
-                 "--refs", *(str(j / f"dev.ref{i}") for i in range(4)),
-                 "--systems", str(j / "dev.spellchecked.src"), str(j / "dev.src")]) == 0
-    rows = dict(ln.split("\t", 1) for ln in capsys.readouterr().out.splitlines()
-                if "\t" in ln)
-    per_ref = [float(rows[str(i)].split("\t")[2]) for i in range(4)]
+
+    def lines(name: str) -> list[str]:
+        return [ln.strip() for ln in (j / name).read_text(encoding="utf-8").splitlines()]
+
+    data = Annotations.from_texts(lines("dev.src"), [lines(f"dev.ref{i}") for i in range(4)])
+    systems = {"spellchecked": lines("dev.spellchecked.src"), "source": lines("dev.src")}
+    mm = ratio_score(data, systems, maxmatch_scorer())
+    per_ref = [100 * v["f"] for v in mm.annotators.values()]
+    # METRICS.md, from the released dev.ref.m2: 62.82 / 61.73 / 64.67 / 64.53, mean 63.4
     assert per_ref == pytest.approx([62.81, 61.76, 65.49, 64.95], abs=0.01)
-    human = float(rows["human"].split("\t")[-1])
-    assert human == pytest.approx(63.4, abs=0.5)  # METRICS.md: 63.4 from the released M2
-    f, ratio = rows["dev.spellchecked.src"].split("\t")
-    assert (float(f), float(ratio)) == pytest.approx((36.07, 0.5658), abs=1e-2)
-    assert rows["dev.src"] == "0.00\t0.0000"
+    assert 100 * mm.human == pytest.approx(63.4, abs=0.5)
+    assert mm.systems["spellchecked"]["ratio"] == pytest.approx(0.5658, abs=1e-4)
+    assert mm.systems["source"]["f"] == 0.0
+    er = ratio_score(data, {"spellchecked": systems["spellchecked"]}, errant_scorer())
+    assert 100 * er.human == pytest.approx(53.76, abs=0.01)
+    assert er.systems["spellchecked"]["ratio"] == pytest.approx(0.6405, abs=1e-4)
+
+
+def test_cli_text_mode(tmp_path, capsys) -> None:
+    pytest.importorskip("errtype.score.maxmatch")
+    files = {"src": "I has a cat .\nHe go home .\n", "r0": "I have a cat .\nHe goes home .\n",
+             "r1": "I have a cat .\nHe went home .\n", "r2": "I had a cat .\nHe goes home .\n",
+             "sys": "I have a cat .\nHe go home .\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert main([str(tmp_path / "sys"), "--source", str(tmp_path / "src"), "--refs",
+                 *(str(tmp_path / r) for r in ("r0", "r1", "r2")), "--scorer", "errant"]) == 0
+    out = capsys.readouterr().out
+    assert "(against the other 2)" in out and "\nsys\t" in out
+    assert "scorer:errant(mode=cs,beta=0.5)|beta:0.5|annotators:3" in out
