@@ -7,6 +7,7 @@ deletion] with the first minimum winning (T > S > I > D), and a single back-trac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import inf
 
@@ -39,6 +40,50 @@ class Alignment:
         return "\n".join(rows)
 
 
+class _DiagonalIndex:
+    """O(1) transposition search for key-based tests (multisets of per-token keys).
+
+    Window orig[a:i+1] / cor[b:j+1] (a - b == i - j) is a permutation iff the prefix-count
+    difference vectors at points (a, b) and (i+1, j+1) are equal; a random-weight prefix sum
+    H(x, y) = Ro[x] - Rc[y] fingerprints them, and every hit is verified exactly. Per diagonal we
+    keep the latest point of each fingerprint and the latest "free" step (where the walk stops).
+    """
+
+    def __init__(self, o_keys: Sequence[object], c_keys: Sequence[object]) -> None:
+        import random
+
+        rnd = random.Random(0x5EED)
+        weight: dict[object, int] = {}
+        self.ro = [0]
+        for key in o_keys:
+            self.ro.append(self.ro[-1] + weight.setdefault(key, rnd.getrandbits(62)))
+        self.rc = [0]
+        for key in c_keys:
+            self.rc.append(self.rc[-1] + weight.setdefault(key, rnd.getrandbits(62)))
+        self.o_keys, self.c_keys = o_keys, c_keys
+        self.seen: dict[int, dict[int, int]] = {}
+        self.free: dict[int, int] = {}
+
+    def add_point(self, a: int, b: int) -> None:
+        """Make point (a, b) available as a window start."""
+        self.seen.setdefault(a - b, {})[self.ro[a] - self.rc[b]] = a
+
+    def mark_free(self, a: int, b: int) -> None:
+        """The diagonal step into (a, b) costs nothing: walks from later cells stop there."""
+        self.free[a - b] = a
+
+    def find(self, i: int, j: int) -> int:
+        """Smallest walkable k with a permutation window for cell (i+1, j+1), or 0."""
+        d = i - j
+        a = self.seen.get(d, {}).get(self.ro[i + 1] - self.rc[j + 1])
+        if a is None or a < self.free.get(d, -1):
+            return 0
+        k = i - a
+        if sorted(self.o_keys[a:i + 1]) != sorted(self.c_keys[j - k:j + 1]):  # type: ignore[type-var]
+            return -1  # fingerprint collision: let the caller walk
+        return k
+
+
 def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False) -> Alignment:
     """Align ``orig`` with ``cor`` using the costs of ``lang`` (or unit costs when ``lev``)."""
     n, m = len(orig), len(cor)
@@ -51,17 +96,31 @@ def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False) -> A
         cost[0][j] = cost[0][j - 1] + 1
         ops[0][j] = "I"
     o_texts, c_texts = orig.texts, cor.texts
+    o_toks, c_toks = orig.tokens, cor.tokens
+    sub_matrix = None if lev else lang.substitution_matrix(orig, cor)
     subcost = lang.substitution_cost
-    transposable = lang.transposable
     strict = lang.strict_walk
+    o_keys = None if lev else lang.transposition_keys(orig)
+    c_keys = None if (lev or o_keys is None) else lang.transposition_keys(cor)
+    index = _DiagonalIndex(o_keys, c_keys) if o_keys is not None and c_keys is not None else None
+    transposable = lang.transposable
+
+    def window_test(i: int, j: int, k: int) -> bool:
+        return transposable(o_toks[i - k:i + 1], c_toks[j - k:j + 1])
+
     for i in range(n):
-        o_tok = orig[i]
+        o_tok = o_toks[i]
         o_text = o_texts[i]
+        sub_row = sub_matrix[i] if sub_matrix is not None else None
         prev_row, row, op_row = cost[i], cost[i + 1], ops[i + 1]
         for j in range(m):
+            if index is not None and i >= 1 and j >= 1:
+                index.add_point(i - 1, j - 1)
             if o_text == c_texts[j]:
                 row[j + 1] = prev_row[j]
                 op_row[j + 1] = "M"
+                if index is not None:
+                    index.mark_free(i + 1, j + 1)
                 continue
             del_cost = prev_row[j + 1] + 1
             ins_cost = row[j] + 1
@@ -70,13 +129,18 @@ def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False) -> A
             if lev:
                 sub_cost = prev_row[j] + 1
             else:
-                sub_cost = prev_row[j] + subcost(o_tok, cor[j])
-                k = 1
+                sub_cost = prev_row[j] + (sub_row[j] if sub_row is not None
+                                          else subcost(o_tok, c_toks[j]))
+                k = index.find(i, j) if index is not None else -1
+                if k > 0:
+                    trans_cost = cost[i - k][j - k] + k
+                    t_size = k + 1
+                k = 1 if k < 0 else i + j + 2  # walk only without (or on a collision in) the index
                 while i - k >= 0 and j - k >= 0:
                     later, earlier = cost[i - k + 1][j - k + 1], cost[i - k][j - k]
                     if (later - earlier <= 0) if strict else (later == earlier):
                         break
-                    if transposable(orig[i - k:i + 1], cor[j - k:j + 1]):
+                    if window_test(i, j, k):
                         trans_cost = earlier + k
                         t_size = k + 1
                         break
@@ -91,6 +155,8 @@ def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False) -> A
                 best, op = del_cost, "D"
             row[j + 1] = best
             op_row[j + 1] = f"T{t_size}" if op == "T" else op
+            if index is not None and best == prev_row[j]:
+                index.mark_free(i + 1, j + 1)
     return Alignment(orig, cor, cost, ops, _backtrace(ops, n, m))
 
 

@@ -55,6 +55,19 @@ class Language(ABC):
     def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         """Whether the equal-length windows ``o`` and ``c`` count as a transposition."""
 
+    def substitution_matrix(self, orig: Sentence, cor: Sentence) -> list[list[float]] | None:
+        """Optional fast path: every ``substitution_cost(orig[i], cor[j])`` at once, or None.
+
+        Must return exactly the values ``substitution_cost`` would (cells whose texts match are
+        never read).
+        """
+        return None
+
+    def transposition_keys(self, sent: Sentence) -> Sequence[object] | None:
+        """Optional fast path: when ``transposable`` is "the multisets of these per-token keys are
+        equal", return the keys (the aligner then tests windows incrementally), else None."""
+        return None
+
     @abstractmethod
     def merge_rules(
         self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence

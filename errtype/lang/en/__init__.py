@@ -63,8 +63,37 @@ class English(Language):
             pos_cost = 0.5
         return (lemma_cost + pos_cost) + Indel.normalized_distance(o.text, c.text)
 
+    def substitution_matrix(self, orig: Sentence, cor: Sentence) -> list[list[float]] | None:
+        """All substitution costs at once (numpy + rapidfuzz cdist; identical floats)."""
+        if len(orig) * len(cor) < 64:
+            return None
+        import numpy as np
+        from rapidfuzz.process import cdist
+
+        ids: dict[str, int] = {}
+
+        def code(values: Sequence[str]) -> np.ndarray:
+            return np.array([ids.setdefault(v, len(ids)) for v in values], dtype=np.int64)
+
+        o_low, c_low = code(orig.lowers), code(cor.lowers)
+        o_lem, c_lem = code([t.lemma for t in orig]), code([t.lemma for t in cor])
+        o_pos, c_pos = code([t.pos for t in orig]), code([t.pos for t in cor])
+        o_open = np.array([t.pos in _CONTENT for t in orig])
+        c_open = np.array([t.pos in _CONTENT for t in cor])
+        lemma = np.where(o_lem[:, None] == c_lem[None, :], 0.0, 0.499)
+        pos = np.where(o_pos[:, None] == c_pos[None, :], 0.0,
+                       np.where(o_open[:, None] & c_open[None, :], 0.25, 0.5))
+        char = cdist(list(orig.texts), list(cor.texts), scorer=Indel.normalized_distance,
+                     dtype=np.float64)
+        total = (lemma + pos) + char
+        total[o_low[:, None] == c_low[None, :]] = 0.0
+        return total.tolist()
+
     def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return sorted(t.lower for t in o) == sorted(t.lower for t in c)
+
+    def transposition_keys(self, sent: Sentence) -> Sequence[object]:
+        return sent.lowers
 
     def merge_rules(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
                     ) -> list[tuple[int, int, int, int]]:
