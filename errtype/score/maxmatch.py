@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -222,7 +221,7 @@ def _lattice_arcs(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
 class _Graph:
     """The merged lattice with transitive arcs, edge list and annotator-independent weights."""
 
-    __slots__ = ("src", "hyp", "w", "nv", "dist", "unch", "edges", "tails", "heads", "base_w", "nE",
+    __slots__ = ("src", "hyp", "w", "nv", "packed", "edges", "tails", "heads", "base_w", "nE",
                  "mult", "weight", "_by_span", "_base_path")
 
     def __init__(self, src: Sequence[str], hyp: Sequence[str], max_unchanged: int) -> None:
@@ -233,22 +232,32 @@ class _Graph:
         a1 = _lattice_arcs(src, hyp, 1, d1)
         # the cost-2 distance is at most twice the cost-1 one (a substitution = delete + insert)
         a2 = _lattice_arcs(src, hyp, 2, _distances(src, hyp, 2, 2 * d1[-1]))
+        both = a1 & a2
         base = sorted([*a1, *a2])  # the official list keeps arcs of both lattices twice
         # Arc attributes packed as dist << SHIFT | unchanged-token count; inc[v] = {u: packed}.
         succ: dict[int, list[tuple[int, int]]] = {}
         inc: dict[int, dict[int, int]] = {}
         one = 1 << SHIFT
+        packed: dict[int, int] = {}
+        noops: list[int] = []
         for key in a1 | a2:
             u, v = divmod(key, nv)
             noop = 1 if v - u == w + 1 and src[u // w] == hyp[u % w] else 0
             succ.setdefault(u, []).append((v, noop))
-            inc.setdefault(v, {})[u] = one | noop
+            inc.setdefault(v, {})[u] = packed[key] = one | noop
+            if noop:
+                noops.append(key)
         # Transitive arcs: intermediates in topological (= sorted) order, as the official triple
         # loop; arcs into k are final when k is reached and arcs out of k are lattice arcs, so
         # each arc into k is extended by each lattice arc out of k. Within one k the official
-        # loop appends in (i, j) order, i.e. in sorted key order.
+        # loop appends in (i, j) order, i.e. in sorted key order. An arc made only of unchanged
+        # tokens can only come from the diagonal predecessor, which is processed first, and no
+        # other path is as short, so merged noop arcs are never replaced: they are noted when
+        # created.
         limit_all = min(max_unchanged, MASK)
         added: list[int] = []
+        merged_noops: set[int] = set()
+        improved: dict[int, int] = {}  # key -> times appended again with a smaller dist
         for k in sorted(succ):
             items = inc.get(k)
             if not items:
@@ -264,75 +273,79 @@ class _Graph:
                             c = p + step
                             q = tgt.get(i)
                             if q is None or c >> SHIFT < q >> SHIFT:
-                                tgt[i] = c
-                                new.append(i * nv + j)
-                new.sort()
-                added += new
-                continue
-            for j, u_kj in succ[k]:
-                limit = limit_all - u_kj
-                if limit < 0:
-                    continue
-                step = one + u_kj
-                cand = {i: p + step for i, p in items.items() if p & MASK <= limit}
-                tgt = inc[j]
-                fresh = cand.keys() - tgt.keys()
-                better = [i for i in cand.keys() & tgt.keys() if cand[i] >> SHIFT < tgt[i] >> SHIFT]
-                if better:
-                    fresh.update(better)
-                if fresh:
-                    tgt.update({i: cand[i] for i in fresh})
-                    new.extend([i * nv + j for i in fresh])
+                                key = i * nv + j
+                                if q is not None:
+                                    improved[key] = improved.get(key, 0) + 1
+                                elif c >> SHIFT == c & MASK:
+                                    merged_noops.add(key)
+                                tgt[i] = packed[key] = c
+                                new.append(key)
+            else:
+                for j, u_kj in succ[k]:
+                    limit = limit_all - u_kj
+                    if limit < 0:
+                        continue
+                    step = one + u_kj
+                    cand = {i: p + step for i, p in items.items() if p & MASK <= limit}
+                    tgt = inc[j]
+                    fresh = cand.keys() - tgt.keys()
+                    if u_kj:
+                        merged_noops.update([i * nv + j for i in fresh
+                                             if cand[i] >> SHIFT == cand[i] & MASK])
+                    better = [i for i in cand.keys() & tgt.keys()
+                              if cand[i] >> SHIFT < tgt[i] >> SHIFT]
+                    if better:
+                        for i in better:
+                            key = i * nv + j
+                            improved[key] = improved.get(key, 0) + 1
+                        fresh.update(better)
+                    if fresh:
+                        vals = {i: cand[i] for i in fresh}
+                        tgt.update(vals)
+                        keys = [i * nv + j for i in vals]
+                        packed.update(zip(keys, vals.values(), strict=True))
+                        new += keys
             new.sort()
             added += new
-        packed = {key: inc[key % nv][key // nv] for key in added}
-        for key in a1 | a2:
-            packed[key] = inc[key % nv][key // nv]
-        dist = {key: p >> SHIFT for key, p in packed.items()}
-        unch = {key: p & MASK for key, p in packed.items()}
         # Remove merged noop arcs (dist > 1) the way the official loop does: removing from the
         # list being iterated skips the element that follows each removed one. Lattice arcs have
         # dist 1, so only the transitive tail of the list can change.
-        kept: list[int] = []
-        skip = False
-        removed: set[int] = set()
-        for key in added:
-            if skip:
-                skip = False
-            elif key in removed:
-                continue
-            else:
-                d = dist[key]
-                if d > 1 and unch[key] == d:
-                    removed.add(key)
-                    skip = True
-                    continue
-            kept.append(key)
-        for key in removed:
-            del dist[key]
+        kept = added
+        if merged_noops:
+            last = -2
+            cut: list[int] = []
+            for pos in [p for p, key in enumerate(added) if key in merged_noops]:
+                if pos == last + 1:
+                    noops.append(added[pos])  # skipped by the official loop: it stays
+                else:
+                    cut.append(pos)
+                    last = pos
+            kept = []
+            prev = 0
+            for pos in cut:
+                kept += added[prev:pos]
+                del packed[added[pos]]
+                prev = pos + 1
+            kept += added[prev:]
         edges = base + kept
-        self.dist, self.unch, self.edges = dist, unch, edges
+        self.packed, self.edges = packed, edges
         self.nE = len(edges)
         self.tails = [key // nv for key in edges]
         self.heads = [key % nv for key in edges]
         # Annotator-independent weights: +epsilon per copy of a changing arc in the list,
         # added one at a time as the official code does (the float sums must be identical).
-        self.mult = mult = Counter(edges)
-        wcache: dict[tuple[int, int], float] = {}
-        weight: dict[int, float] = {}
+        weight = {key: (p >> SHIFT) + EPSILON for key, p in packed.items()}
+        mult = dict.fromkeys(both, 2)
+        for key, c in improved.items():
+            mult[key] = mult.get(key, 1) + c
         for key, c in mult.items():
-            d = dist[key]
-            if unch[key] == d:
-                weight[key] = d
-                continue
-            val = wcache.get((d, c))
-            if val is None:
-                val = d
-                for _ in range(c):
-                    val += EPSILON
-                wcache[(d, c)] = val
+            val = packed[key] >> SHIFT
+            for _ in range(c):
+                val += EPSILON
             weight[key] = val
-        self.weight = weight
+        for key in noops:
+            weight[key] = packed[key] >> SHIFT  # unchanged tokens: no epsilon
+        self.mult, self.weight = mult, weight
         self.base_w = [weight[key] for key in edges]
         self._by_span: dict[tuple[int, int], list[int]] | None = None
         self._base_path: list[int] | None = None
@@ -343,14 +356,15 @@ class _Graph:
         if self._by_span is None:
             nv, w = self.nv, self.w
             spans: dict[tuple[int, int], list[int]] = {}
-            for key in self.mult:
+            for key in self.packed:
                 spans.setdefault((key // nv // w, key % nv // w), []).append(key)
             self._by_span = spans
         return self._by_span
 
     # -- arc properties
     def is_noop(self, key: int) -> bool:
-        return self.unch[key] == self.dist[key]
+        p = self.packed[key]
+        return p >> SHIFT == p & MASK
 
     def cor(self, u: int, v: int) -> str:
         return " ".join(self.hyp[u % self.w:v % self.w])
@@ -384,8 +398,8 @@ class _Graph:
     def _insertions(self, keys: list[int], golds: list[GoldEdit], out: dict[int, float]) -> None:
         """The official two-pointer matching of insertions at one offset (order matters)."""
         nv = self.nv
-        occ = sorted(k for k in keys for _ in range(self.mult[k]))
-        ret: dict[int, float] = {k: self.dist[k] for k in keys}
+        occ = sorted(k for k in keys for _ in range(self.mult.get(k, 1)))
+        ret: dict[int, float] = {k: self.packed[k] >> SHIFT for k in keys}
         corr = {k: self.cor(*divmod(k, nv)) for k in keys}
         lptr, rptr, cur = 0, len(occ) - 1, 0
         g_l, g_r = 0, len(golds) - 1
