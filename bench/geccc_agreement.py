@@ -90,6 +90,64 @@ def typing(ann: errtype.Annotator, blocks: list) -> dict:
     return {"edits": total, "agree": agree, "agreement": agree / total, "confusion": confusion}
 
 
+STRING_TYPES = ("R:PUNCT", "R:DIACR", "R:ORTH:WSPACE", "R:ORTH:CASING", "R:ORTH", "R:QUOTATION",
+                "R:WO", "R:WO:SPELL")
+
+
+def _nfkd_only(text: str) -> str:
+    """Baseline folding: Unicode decomposition with combining marks dropped, nothing else."""
+    import unicodedata
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def string_rules(blocks: list) -> dict:
+    """Tagger-independent check of the string rules (PUNCT ... WO:SPELL), DIACR in particular.
+
+    Gold spans are re-typed on bare tokens (no tags), so only the string rules can fire; a
+    decision agrees when both say the same string type or both say "not a string type". The
+    DIACR decision is also measured with a plain NFKD folding instead of ``ascii_fold``.
+    """
+    from errtype.lang.cs import classifier as clf
+    from errtype.lang.cs.classifier import CzechClassifier
+    from errtype.tokens import Sentence
+
+    results = {}
+    for name, fold in (("ascii_fold", clf.ascii_fold), ("nfkd_only", _nfkd_only)):
+        original = clf.ascii_fold
+        clf.ascii_fold = fold
+        try:
+            classifier = CzechClassifier(lambda w: True)
+            conf: Counter[tuple[str, str]] = Counter()
+            for orig, by_ann in blocks:
+                o = Sentence.from_words(orig)
+                for a in sorted(by_ann):
+                    edits = by_ann[a]
+                    if edits[0][2] == "noop":
+                        continue
+                    cor, spans = apply_gold(orig, edits)
+                    c = Sentence.from_words(cor)
+                    for s, e, cs, ce, gold in spans:
+                        edit = minimise(Edit.from_spans(o, c, s, e, cs, ce), o, c)
+                        ours = classifier.classify(edit, o, c)
+                        g = gold if gold in STRING_TYPES else "-"
+                        p = ours if ours in STRING_TYPES else "-"
+                        if g != "-" or p != "-":
+                            conf[g, p] += 1
+        finally:
+            clf.ascii_fold = original
+        diacr = {k: n for k, n in conf.items() if "R:DIACR" in k}
+        results[name] = {
+            "decisions": sum(conf.values()),
+            "agree": sum(n for (g, p), n in conf.items() if g == p),
+            "diacr_gold": sum(n for (g, _), n in conf.items() if g == "R:DIACR"),
+            "diacr_ours": sum(n for (_, p), n in conf.items() if p == "R:DIACR"),
+            "diacr_both": conf["R:DIACR", "R:DIACR"],
+            "diacr_confusions": sorted(([g, p, n] for (g, p), n in diacr.items() if g != p),
+                                       key=lambda x: -x[2]),
+        }
+    return results
+
+
 def extraction(ann: errtype.Annotator, blocks: list, raw: list[tuple[str, str]] | None) -> dict:
     """Span P/R/F1 of parallel-mode edits against annotator 0's gold spans."""
     out = {}
@@ -144,6 +202,12 @@ def report(res: dict, top: int) -> str:
     errs = Counter({k: n for k, n in conf.items() if k[0] != k[1]})
     lines += [f"  {g:14s} -> {p:14s} {n}" for (g, p), n in errs.most_common(top)]
     lines.append("")
+    for name, r in res["string_rules"].items():
+        lines.append(
+            f"STRING RULES ({name}): {r['agree']}/{r['decisions']} decisions agree; DIACR gold "
+            f"{r['diacr_gold']}, ours {r['diacr_ours']}, both {r['diacr_both']}; differing: "
+            + (", ".join(f"{g}->{p} {n}" for g, p, n in r["diacr_confusions"]) or "none"))
+    lines.append("")
     for mode, m in res["extraction"].items():
         lines.append(f"EXTRACTION ({mode}): P {100 * m['P']:.2f}  R {100 * m['R']:.2f}  "
                      f"F1 {100 * m['F1']:.2f}  (tp {m['tp']} fp {m['fp']} fn {m['fn']}; "
@@ -176,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         raw = list(zip(inp, gold, strict=True))[:len(blocks)]
     res = {"backend": repr(ann.parser) if args.udpipe_model else "spacy cs_core_news_sm 0.2.1",
            "sentences": len(blocks), "typing": typing(ann, blocks),
+           "string_rules": string_rules(blocks),
            "extraction": extraction(ann, blocks, raw)}
     res["seconds"] = time.time() - t0
     print(report(res, args.top))

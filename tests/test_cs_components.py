@@ -116,6 +116,9 @@ def test_transposition_edge_cases() -> None:
     ('"', "\u201e", False),           # „ -> ",,"
     ("praha", "Praha", False),        # case is kept
     ("a\u0301", "á", True),           # combining accent
+    ("radost\u2665", "radost", True),  # pictographs are dropped (GECCC: R:DIACR)
+    ("\u263bSituace", "Situace", True),
+    ("\u2192", "", False),
 ])
 def test_diacritic_rule_quirks(a: str, b: str, diacr: bool) -> None:
     assert same_ascii(a, b) is diacr

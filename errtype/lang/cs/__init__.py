@@ -60,7 +60,7 @@ class Czech(Language):
         nlp = options.get("nlp")
         backend = options.get("backend")
         model = options.get("udpipe_model")
-        if nlp is not None or backend == "spacy":
+        if nlp is not None or backend == "spacy" or options.get("spacy_model"):
             return _spacy_parser(nlp, options.get("spacy_model") or SPACY_MODEL)
         if model is None:
             model = os.environ.get(UDPIPE_ENV) or None

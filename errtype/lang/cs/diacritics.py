@@ -4,8 +4,9 @@ The Czech ERRANT labels an edit DIACR when ``unidecode`` maps both sides to the 
 ``ascii_fold`` reproduces that decision for the characters Czech learner text contains:
 Unicode compatibility decomposition with combining marks removed (all Latin letters with
 diacritics, ligatures, superscripts), plus an explicit table for letters and punctuation that do
-not decompose to ASCII (quotes, dashes, ellipsis, ß, ø, ł, …). Characters with neither stay
-unchanged, so they only compare equal to themselves.
+not decompose to ASCII (quotes, dashes, ellipsis, ß, ø, ł, …). Pictographic symbols and emoji
+are removed (unidecode has no transliteration for them: "radost♥" folds to "radost"). Other
+characters stay unchanged, so they only compare equal to themselves.
 """
 
 from __future__ import annotations
@@ -36,11 +37,19 @@ FOLD_TABLE: dict[str, str] = {
 }
 
 
+
+def _pictographic(cp: int) -> bool:
+    """Miscellaneous symbols, dingbats and emoji: no ASCII transliteration, so removed."""
+    return 0x2600 <= cp <= 0x27BF or 0x1F000 <= cp <= 0x1FAFF
+
+
 @lru_cache(maxsize=4096)
 def _fold_char(ch: str) -> str:
     mapped = FOLD_TABLE.get(ch)
     if mapped is not None:
         return mapped
+    if _pictographic(ord(ch)):
+        return ""
     parts = [p for p in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(p)]
     folded = "".join(FOLD_TABLE.get(p, p) for p in parts)
     return folded if folded.isascii() else ch
