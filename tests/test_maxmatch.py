@@ -167,3 +167,13 @@ def test_conll14_crlf_and_trailing_spaces(system: str, tmp_path: Path) -> None:
     s2.write_bytes(b"".join(line.rstrip(b"\r\n") + b"  \r\n"
                             for line in sys_path.read_bytes().splitlines(keepends=True)))
     _check(MaxMatch().score_files(s2, g2), CONLL[system])
+
+
+def test_cli_system_from_stdin(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"This is a test .\r\n")))
+    assert main(["-", str(_m2(tmp_path, SVA))]) == 0
+    assert "Recall      : 1.0000" in capsys.readouterr().out

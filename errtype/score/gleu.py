@@ -26,7 +26,7 @@ from operator import add
 from typing import Any
 
 from ..errors import InputError, LineCountError
-from ..textio import read_parallel
+from ..textio import read_lines
 from .common import ScoreResult, signature
 from .py2random import py2_randints, py3_randints
 
@@ -218,16 +218,13 @@ def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
     paths: list[PathLike] = [source, *references]
     if hypothesis is not None:
         paths.append(hypothesis)
-    src: list[str] = []
-    refs: list[list[str]] = [[] for _ in references]
-    hyp: list[str] = []
-    for _, texts in read_parallel(paths):
-        src.append(texts[0])
-        for r in range(len(references)):
-            refs[r].append(texts[1 + r])
-        if hypothesis is not None:
-            hyp.append(texts[-1])
-    return src, refs, hyp
+    texts = [[ln.text for ln in read_lines(p)] for p in paths]  # "-" (stdin) works too
+    counts = [len(t) for t in texts]
+    if len(set(counts)) > 1:
+        detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))
+        raise LineCountError(f"parallel files have different numbers of lines ({detail})",
+                             path=str(paths[counts.index(min(counts))]))
+    return texts[0], texts[1:1 + len(references)], texts[-1] if hypothesis is not None else []
 
 
 def gleu(sources: Sequence[str], references: Sequence[Sequence[str]], hypotheses: Sequence[str],

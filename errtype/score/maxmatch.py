@@ -35,7 +35,7 @@ from typing import Any
 
 from ..errors import InputError, LineCountError
 from ..m2 import M2Block, read_m2
-from ..textio import count_lines, read_lines
+from ..textio import read_lines
 from .common import ScoreResult, signature
 
 EPSILON = 0.001
@@ -128,14 +128,13 @@ def read_hypotheses(path: PathLike, expected: int | None = None,
 
     With ``expected`` the line count is checked first and a mismatch raises ``LineCountError``.
     """
-    if expected is not None:
-        n = count_lines(path)
-        if n != expected:
-            where = f" in {gold_path}" if gold_path else ""
-            raise LineCountError(
-                f"system output has {n} lines but there are {expected} source sentences{where}",
-                path=str(path))
-    return [ln.text.strip() for ln in read_lines(path)]
+    lines = [ln.text.strip() for ln in read_lines(path)]  # "-" (stdin) works too
+    if expected is not None and len(lines) != expected:
+        where = f" in {gold_path}" if gold_path else ""
+        raise LineCountError(
+            f"system output has {len(lines)} lines but there are {expected} source sentences"
+            f"{where}", path=str(path))
+    return lines
 
 
 # --------------------------------------------------------------------------------- the lattice
