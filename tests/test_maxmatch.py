@@ -177,3 +177,10 @@ def test_cli_system_from_stdin(tmp_path: Path, capsys: pytest.CaptureFixture[str
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"This is a test .\r\n")))
     assert main(["-", str(_m2(tmp_path, SVA))]) == 0
     assert "Recall      : 1.0000" in capsys.readouterr().out
+
+
+def test_misaligned_output_is_reported(tmp_path: Path) -> None:
+    m2 = "".join(f"S w{i} x{i} y{i} z{i} v{i}\n\n" for i in range(3))
+    res = maxmatch(["a b c d e", "f g h i j", "w2 x2 y2 z2 v2"], _m2(tmp_path, m2))
+    assert res.notes[0].startswith("warning: 2 of 3 hypotheses share almost no tokens")
+    assert "lines 1, 2" in res.notes[0]

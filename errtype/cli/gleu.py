@@ -63,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.human:
             src, refs, _ = read_gleu_inputs(args.source, args.reference)
             results["HUMAN"] = scorer.human(src, refs)
+        for name, res in results.items():
+            for note in res.notes:
+                if note.startswith("warning:"):
+                    print(f"{PROG}: {name}: {note}", file=sys.stderr)
         quiet = args.json == "-"
         if not quiet:
             print("hypothesis\tGLEU\tstd\t95%CI")

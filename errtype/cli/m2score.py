@@ -65,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         gold = load_gold(args.source_gold)
         hyps = read_hypotheses(args.system, len(gold), args.source_gold)
         res = _verbose(scorer, hyps, gold) if args.verbose else scorer.score(hyps, gold)
+        for note in res.notes:
+            if note.startswith("warning:"):
+                print(f"{PROG}: {note}", file=sys.stderr)
         p, r, f = res.corpus.values()
         c = res.counts
         if args.json != "-":

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..errors import InputError, LineCountError
 from ..textio import read_lines
+from ._checks import misaligned, misalignment_note
 from .common import ScoreResult, signature
 from .py2random import py2_randints, py3_randints
 
@@ -173,6 +174,9 @@ class GLEU:
                 stats[col] = sum(map(flat[c].__getitem__, idx))
             iter_scores.append(_score(stats, order))
         mean, std = _mean_std(iter_scores)
+        flagged = [] if not all(isinstance(x, str) for x in (*sources[:1], *hypotheses[:1])) \
+            else misaligned(sources, hypotheses)  # type: ignore[arg-type]
+        warn = misalignment_note(flagged, n_sent)
         return ScoreResult(
             metric="gleu",
             corpus={"gleu": mean, "std": std, "ci95_low": mean - Z95 * std,
@@ -181,6 +185,7 @@ class GLEU:
             counts={"sentences": n_sent, "references": k, "iterations": len(draws),
                     "seconds": round(time.perf_counter() - t0, 3)},
             sentences=sent_rows,
+            notes=[warn] if warn else [],
         )
 
     def score_files(self, source: PathLike, references: Sequence[PathLike],

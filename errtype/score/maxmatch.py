@@ -36,6 +36,7 @@ from typing import Any
 from ..errors import InputError, LineCountError
 from ..m2 import M2Block, read_m2
 from ..textio import read_lines
+from ._checks import misaligned, misalignment_note
 from .common import ScoreResult, signature
 
 EPSILON = 0.001
@@ -631,6 +632,12 @@ class MaxMatch:
                 per_type.setdefault(t, {"tp": 0, "fp": 0, "fn": 0})["fp"] += 1
         p, r, f = final_prf(float(tc), float(tp_), float(tg), self.beta)
         fkey = f"f{self.beta:g}"
+        notes = ["per-type: tp/fn by gold type; a system edit matching no gold edit is a fp "
+                 "of the type of the chosen annotator's gold edit on the same span, else of an "
+                 "overlapping one, else of UNTYPED (system edits carry no type)"]
+        warn = misalignment_note(misaligned([g.source for g in gold], hypotheses), len(gold))
+        if warn:
+            notes.insert(0, warn)
         return ScoreResult(
             metric="maxmatch",
             corpus={"p": p, "r": r, fkey: f},
@@ -639,9 +646,7 @@ class MaxMatch:
                     "seconds": round(time.perf_counter() - t0, 3)},
             sentences=sentences,
             per_type=per_type,
-            notes=["per-type: tp/fn by gold type; a system edit matching no gold edit is a fp "
-                   "of the type of the chosen annotator's gold edit on the same span, else of an "
-                   "overlapping one, else of UNTYPED (system edits carry no type)"],
+            notes=notes,
         )
 
     def score_files(self, system: PathLike, gold_m2: PathLike) -> ScoreResult:
