@@ -180,7 +180,10 @@ def test_cli_system_from_stdin(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_misaligned_output_is_reported(tmp_path: Path) -> None:
-    m2 = "".join(f"S w{i} x{i} y{i} z{i} v{i}\n\n" for i in range(3))
-    res = maxmatch(["a b c d e", "f g h i j", "w2 x2 y2 z2 v2"], _m2(tmp_path, m2))
-    assert res.notes[0].startswith("warning: 2 of 3 hypotheses share almost no tokens")
-    assert "lines 1, 2" in res.notes[0]
+    m2 = "".join(f"S w{i} x{i} y{i} z{i} v{i}\n\n" for i in range(4))
+    hyps = ["a b c d e", "f g h i j", "k l m n o", "w3 x3 y3 z3 v3"]
+    res = maxmatch(hyps, _m2(tmp_path, m2))
+    assert res.notes[0].startswith("warning: 3 of 4 hypotheses share almost no tokens")
+    assert "lines 1, 2, 3" in res.notes[0]
+    res = maxmatch(hyps[:1] + ["w1 x1 y1 z1 v1"] * 3, _m2(tmp_path, m2))
+    assert res.notes[0].startswith("note: 1 of 4")

@@ -21,10 +21,15 @@ def misaligned(sources: Sequence[str], hypotheses: Sequence[str], threshold: flo
 
 
 def misalignment_note(flagged: Sequence[int], total: int) -> str | None:
-    """A one-line warning for :func:`misaligned`'s result, or None."""
+    """A one-line report of :func:`misaligned`'s result, or None.
+
+    It starts with ``warning:`` when at least 3 lines and 2% of them are flagged (a shifted or
+    foreign file), otherwise with ``note:`` (a heavy rewrite is also flagged now and then).
+    """
     if not flagged:
         return None
     first = ", ".join(str(i + 1) for i in flagged[:5])
     more = ", ..." if len(flagged) > 5 else ""
-    return (f"warning: {len(flagged)} of {total} hypotheses share almost no tokens with their "
+    level = "warning" if len(flagged) >= max(3, 0.02 * total) else "note"
+    return (f"{level}: {len(flagged)} of {total} hypotheses share almost no tokens with their "
             f"source (lines {first}{more}): is the file aligned with the source?")
