@@ -185,5 +185,5 @@ def test_misaligned_output_is_reported(tmp_path: Path) -> None:
     res = maxmatch(hyps, _m2(tmp_path, m2))
     assert res.notes[0].startswith("warning: 3 of 4 hypotheses share almost no tokens")
     assert "lines 1, 2, 3" in res.notes[0]
-    res = maxmatch(hyps[:1] + ["w1 x1 y1 z1 v1"] * 3, _m2(tmp_path, m2))
+    res = maxmatch(hyps[:1] + [f"w{i} x{i} y{i} z{i} v{i}" for i in (1, 2, 3)], _m2(tmp_path, m2))
     assert res.notes[0].startswith("note: 1 of 4")
