@@ -13,8 +13,10 @@ What is computed (METRICS.md §2.1, §3.1), per sentence, on whitespace tokens:
 * the annotator maximising the *cumulative* corpus F-beta (ties: more correct, then smaller
   proposed + beta² gold), and P = 1 if nothing was proposed, R = 1 without gold edits.
 
-How it is fast without changing any number: the official transitive closure is a triple loop over
-all vertex triples (cubic) and the path search is Bellman-Ford (V·E). Processing the intermediate
+How it is fast without changing any number: the Levenshtein matrices are filled only inside a
+diagonal band that provably contains every optimal path. The official transitive closure is a
+triple loop over all vertex triples (cubic) and the path search is Bellman-Ford (V·E). Processing
+the intermediate
 vertices in topological order makes every arc *into* a vertex final before the vertex is used and
 every arc *out of* it a lattice arc, so the closure is built by extending arcs one lattice arc at a
 time (work proportional to the arcs actually created). The edge list is rebuilt in the official
