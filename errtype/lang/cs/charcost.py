@@ -72,4 +72,6 @@ def weighted_char_cost(a: str, b: str) -> float:
 @lru_cache(maxsize=1 << 18)
 def difflib_cost(a: str, b: str) -> float:
     """1 - difflib.SequenceMatcher ratio (the ERRANT 2.0.0 / Czech alignment char cost)."""
+    if a and b and set(a).isdisjoint(b):  # no common character: ratio 0.0
+        return 1.0
     return 1 - difflib.SequenceMatcher(None, a, b).ratio()

@@ -19,6 +19,18 @@ def _float32(x: float) -> float:
     return _F32.unpack(_F32.pack(x))[0]
 
 
+def _similar(a: str, b: str) -> bool:
+    """weighted_char_cost(a, b) < 0.25 as stored in float32, with an exact length pre-check.
+
+    The weighted distance is at least the length difference (every surplus char costs one
+    insertion), so 2 * |len(a) - len(b)| / (len(a) + len(b)) >= 0.25 already rules a pair out.
+    """
+    la, lb = len(a), len(b)
+    if la + lb and 2 * abs(la - lb) / (la + lb) >= _THRESHOLD:
+        return False
+    return _float32(weighted_char_cost(a, b)) < _THRESHOLD
+
+
 def _exists_assignment(ok: list[list[bool]]) -> bool:
     """Whether a permutation p exists with ok[i][p[i]] for every i, p[0] != 0, p[-1] != n-1."""
     n = len(ok)
@@ -48,7 +60,14 @@ def _compatible(src: tuple[str, ...], tgt: tuple[str, ...]) -> bool:
         return sorted(s.lower() for s in src) == sorted(t.lower() for t in tgt)
     if n < 2:
         return False
-    ok = [[_float32(weighted_char_cost(s, t)) < _THRESHOLD for t in tgt] for s in src]
+    # the first token must move, and so must the last: cheap necessary conditions first
+    first = [j > 0 and _similar(src[0], tgt[j]) for j in range(n)]
+    if not any(first):
+        return False
+    last = [j < n - 1 and _similar(src[-1], tgt[j]) for j in range(n)]
+    if not any(last):
+        return False
+    ok = [first] + [[_similar(s, t) for t in tgt] for s in src[1:-1]] + [last]
     return _exists_assignment(ok)
 
 
