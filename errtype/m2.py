@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .edit import NOOP, Edit, noop_m2
 from .errors import M2FormatError
@@ -18,8 +19,7 @@ from .textio import read_text_lines
 SEP = "|||"
 
 
-@dataclass(frozen=True, slots=True)
-class M2Edit:
+class M2Edit(NamedTuple):
     """One ``A`` line. ``start == end == -1`` is a noop; ``cor`` is kept verbatim."""
 
     start: int
