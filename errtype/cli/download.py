@@ -31,12 +31,21 @@ def main(argv: list[str] | None = None) -> int:
     spec = MODELS[args.lang]
     if not args.quiet:
         print(f"Downloading {spec.filename} ({spec.licence})", file=sys.stderr)
+    show = not args.quiet and sys.stderr.isatty()
+
+    def progress(done: int, total: int | None) -> None:
+        if show:
+            pct = f" ({100 * done // total} %)" if total else ""
+            print(f"\r{done / 1e6:.1f} MB{pct}", end="", file=sys.stderr, flush=True)
+
     try:
         path = download(args.lang, url=args.url, sha256=args.sha256, directory=args.cache_dir,
-                        force=args.force, timeout=args.timeout)
+                        force=args.force, timeout=args.timeout, progress=progress)
     except ErrtypeError as exc:
-        print(f"errtype download: error: {exc}", file=sys.stderr)
+        print(f"{chr(10) if show else ''}errtype download: error: {exc}", file=sys.stderr)
         return 1
+    if show:
+        print(file=sys.stderr)
     print(path)
     return 0
 

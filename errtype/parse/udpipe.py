@@ -59,6 +59,11 @@ class UDPipeParser:
     def __repr__(self) -> str:
         return f"UDPipeParser({self.path!r})"
 
+    @property
+    def name(self) -> str:
+        """A short description of the backend (for logs and signatures)."""
+        return "udpipe:" + (os.path.basename(self.path) if self.path else "<model>")
+
     def _reader(self, tokenize: bool) -> Any:
         if tokenize:
             reader = self.model.newTokenizer(self._udpipe.Model.DEFAULT)

@@ -62,6 +62,10 @@ class UD25Compat:
     def __repr__(self) -> str:
         return f"UD25Compat({self.parser!r})"
 
+    @property
+    def name(self) -> str:
+        return getattr(self.parser, "name", type(self.parser).__name__) + "+ud25"
+
     def parse(self, text: str, tokenize: bool = False) -> Sentence:
         return to_ud25(self.parser.parse(text, tokenize))
 
