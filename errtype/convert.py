@@ -137,13 +137,15 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
                    out: PathLike, *, tokenize: bool = False, lev: bool = False,
                    merging: str = "rules", on_error: str = "fail", max_tokens: int | None = None,
                    progress: Callable[[int], None] | None = None, batch_size: int = 256,
-                   errant_noop: bool = False) -> Report:
+                   errant_noop: bool = False, jobs: int = 1) -> Report:
     """Annotate parallel files (one sentence per line) and write M2 to ``out`` atomically.
 
     Every input line gives one block (an empty original gives ``S`` with no tokens); an
     annotator whose correction is token-identical to the original gets a noop line, and so does
     one whose correction yields no edit. ``errant_noop=True`` restores ERRANT's rule instead (noop
-    only for a raw-text match; no line at all for a whitespace-only difference).
+    only for a raw-text match; no line at all for a whitespace-only difference). ``jobs > 1``
+    annotates batches in worker processes (forked, so they share the loaded models); the output
+    is identical and in input order, and at most ``2 * jobs`` batches are in flight.
     """
     report = Report()
     paths = [orig, *cors]
@@ -158,13 +160,58 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
             if progress:
                 progress(1)
 
-    blocks = annotate_items(annotator, items(), report, tokenize=tokenize, lev=lev,
-                            merging=merging, on_error=on_error, batch_size=batch_size,
-                            errant_noop=errant_noop)
+    options = {"tokenize": tokenize, "lev": lev, "merging": merging, "on_error": on_error,
+               "batch_size": batch_size, "errant_noop": errant_noop}
+    if jobs > 1:
+        blocks = _annotate_in_workers(annotator, items(), report, jobs, options)
+    else:
+        blocks = annotate_items(annotator, items(), report, **options)
     with atomic_output(out) as fh:
         for block in blocks:
             fh.write(block)
     return report
+
+
+_WORKER: dict[str, Annotator] = {}
+
+
+def _work(items: list[_Item], options: dict) -> tuple[list[str], Report]:
+    report = Report()
+    blocks = list(annotate_items(_WORKER["annotator"], items, report, **options))
+    return blocks, report
+
+
+def _annotate_in_workers(annotator: Annotator, items: Iterable[_Item], report: Report,
+                         jobs: int, options: dict) -> Iterator[str]:
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError as exc:  # pragma: no cover - platforms without fork
+        raise ValueError("--jobs needs the 'fork' start method (Linux/macOS)") from exc
+    _WORKER["annotator"] = annotator  # inherited by the forked workers
+    it = iter(items)
+    size = options["batch_size"]
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        pending: deque = deque()
+        try:
+            while True:
+                while len(pending) < 2 * jobs and (batch := list(islice(it, size))):
+                    pending.append(pool.submit(_work, batch, options))
+                if not pending:
+                    break
+                blocks, part = pending.popleft().result()
+                report.blocks += part.blocks
+                report.noops += part.noops
+                report.skipped.extend(part.skipped)
+                yield from blocks
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            raise
+    _WORKER.clear()
 
 
 # --- re-annotation of an existing M2 file (errant_m2 -gold / -auto) -------------------------

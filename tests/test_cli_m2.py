@@ -112,3 +112,15 @@ def test_errtype_dispatcher(tmp_path: Path, capsys: pytest.CaptureFixture) -> No
     o, c = files(tmp_path, ["a cat ."], ["the cat ."])
     assert errtype_main(["m2", "-orig", o, "-cor", c, "-out", "-", "-q"]) == 0
     assert "R:DET" in capsys.readouterr().out
+
+
+def test_jobs_give_identical_ordered_output(tmp_path: Path) -> None:
+    orig = [f"He go to school number {i} ." for i in range(40)] + ["", "Fine ."]
+    cor = [f"He goes to the school number {i} ." for i in range(40)] + ["New .", "Fine ."]
+    o, c = files(tmp_path, orig, cor)
+    one, two = tmp_path / "one.m2", tmp_path / "two.m2"
+    assert cli.main(["-orig", o, "-cor", c, "-out", str(one), "-q"]) == 0
+    assert cli.main(["-orig", o, "-cor", c, "-out", str(two), "-q", "-j", "2",
+                     "--batch-size", "5"]) == 0
+    assert one.read_bytes() == two.read_bytes()
+    assert one.read_text(encoding="utf-8").count("\nS ") + 1 == len(orig)

@@ -37,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--errant-noop", action="store_true",
                    help="ERRANT's noop rule: a correction differing only in whitespace gets no "
                         "line at all (default: a noop line, so no annotator is lost)")
+    p.add_argument("--jobs", "-j", type=int, default=1,
+                   help="worker processes for parallel mode (default: 1)")
     p.add_argument("--batch-size", type=int, default=256, help="sentences parsed per batch")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar or summary")
     add_backend_options(p)
@@ -78,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
                 report = parallel_to_m2(
                     annotator, args.orig, args.cor, args.out, tokenize=args.tok, lev=args.lev,
                     merging=args.merge, on_error=args.on_error, max_tokens=args.max_tokens,
-                    progress=tick, batch_size=args.batch_size, errant_noop=args.errant_noop)
+                    progress=tick, batch_size=args.batch_size, errant_noop=args.errant_noop,
+                    jobs=args.jobs)
             else:
                 report = m2_to_m2(annotator, args.m2_file, args.out,
                                   mode="gold" if args.gold else "auto",
