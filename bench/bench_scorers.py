@@ -27,11 +27,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from errtype.m2 import read_m2  # noqa: E402
 from errtype.score._checks import misaligned  # noqa: E402
-from errtype.score.gleu import GLEU, read_gleu_inputs  # noqa: E402
+from errtype.score.gleu import GLEU, m2_references, read_gleu_inputs  # noqa: E402
 from errtype.score.maxmatch import MaxMatch, load_gold, read_hypotheses  # noqa: E402
-from errtype.score.ratio import apply_edits  # noqa: E402
 
 #: METRICS.md §4: official m2scorer 3.2 (py3 port), CPython 3.11, seconds per CoNLL-2014 system
 OFFICIAL_M2 = {"AMU": 6.3, "all 12 systems": 360.0, "NTHU": 113.0, "NTHU line 41": 85.0}
@@ -66,21 +64,6 @@ def peer_gleu(src: Path, refs: list[Path], hyp: Path, fix_seed: bool, iters: int
     with contextlib.redirect_stdout(buf):
         corpus_main(args)
     return float(buf.getvalue().split("\t")[-1])
-
-
-def conll_refs(gold_m2: Path, out_dir: Path) -> list[Path]:
-    """Each annotator's corrected text (annotators 0 and 1) as a reference file."""
-    refs: list[list[str]] = [[], []]
-    for block in read_m2(gold_m2):
-        by_ann = block.edits_by_annotator()
-        for a in (0, 1):
-            refs[a].append(apply_edits(block.tokens, by_ann.get(a, [])))
-    paths = []
-    for a, lines in enumerate(refs):
-        p = out_dir / f"conll14.ref{a}"
-        p.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
-        paths.append(p)
-    return paths
 
 
 def bench_maxmatch(data: Path, shift_lines: int, repeat: int, tmp: Path) -> None:
@@ -155,7 +138,10 @@ def bench_gleu(data: Path, repeat: int, tmp: Path) -> None:
 
     row("JFLEG dev", "source", src, refs, src)
     conll = data / "conll14"
-    crefs = conll_refs(conll / "official-2014.combined.m2", tmp)
+    crefs = []  # each annotator's corrected text, materialised for the peer tool
+    for a, lines in enumerate(m2_references(conll / "official-2014.combined.m2")):
+        crefs.append(tmp / f"conll14.ref{a}")
+        crefs[-1].write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
     inp = conll / "systems" / "INPUT"
     for name in sorted(p.name for p in (conll / "systems").iterdir()):
         row("CoNLL-14", name, inp, crefs, conll / "systems" / name)

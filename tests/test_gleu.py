@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from errtype.cli.gleu import main
-from errtype.errors import LineCountError
+from errtype.errors import InputError, LineCountError
 from errtype.score.gleu import GLEU, gleu, gleu_human, read_gleu_inputs, sentence_stats, tokenize
 from errtype.score.py2random import Py2Random, py2_randints, py3_randints
 
@@ -118,3 +118,17 @@ def test_jfleg_dev_human(jfleg: tuple[list[str], list[list[str]]]) -> None:
     res = GLEU(sentence_level=False).human(src, refs)
     assert f"{100 * res.corpus['gleu']:.2f}" == "55.27"
     assert math.isclose(res.corpus["gleu"], sum(res.corpus[f"ref{r}"] for r in range(4)) / 4)
+
+
+def test_m2_references_and_source_check(tmp_path: Path) -> None:
+    (tmp_path / "src").write_text("he go home\nok .\n")
+    (tmp_path / "hyp").write_text("he goes home\nok .\n")
+    m2 = tmp_path / "ref.m2"
+    m2.write_text("S he go home\nA 1 2|||SVA|||goes|||REQUIRED|||-NONE-|||0\n"
+                  "A 1 2|||Vt|||went|||REQUIRED|||-NONE-|||1\n\nS ok .\n\n")
+    src, refs, hyp = read_gleu_inputs(tmp_path / "src", [m2], tmp_path / "hyp")
+    assert refs == [["he goes home", "ok ."], ["he went home", "ok ."]]
+    (tmp_path / "src").write_text("he go home\nfine .\n")
+    with pytest.raises(InputError, match=r"ref.m2, line 5: the reference's source sentence "
+                                         r"differs from line 2"):
+        read_gleu_inputs(tmp_path / "src", [m2], tmp_path / "hyp")

@@ -27,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0].strip("`: "))
     p.add_argument("-s", "--source", "--src", required=True, help="source sentences")
     p.add_argument("-r", "--reference", "--ref", nargs="+", required=True,
-                   help="reference files (one per annotator)")
+                   help="reference files (one per annotator); a FILE.m2 gives one reference per "
+                        "annotator, and its sentences must match the source")
     p.add_argument("-o", "--hypothesis", "--hyp", nargs="+", default=[],
                    help="hypothesis files to score")
     p.add_argument("-n", type=int, default=4, help="maximum n-gram order (default: 4)")

@@ -26,6 +26,7 @@ from operator import add
 from typing import Any
 
 from ..errors import InputError, LineCountError
+from ..m2 import read_m2
 from ..textio import read_lines
 from ._checks import misaligned, misalignment_note
 from .common import ScoreResult, signature
@@ -216,11 +217,45 @@ class GLEU:
         )
 
 
+def m2_references(path: PathLike, sources: Sequence[str] | None = None) -> list[list[str]]:
+    """One reference per annotator of an M2 file: its edits applied to the ``S`` sentence.
+
+    The first alternative of each edit is used and ``-NONE-`` deletes; an annotator without
+    edits in a block keeps the sentence unchanged. With ``sources`` each ``S`` sentence must
+    equal (token for token) the corresponding source line, else ``InputError`` names the M2 file
+    and line.
+    """
+    from .ratio import apply_edits
+
+    blocks = list(read_m2(path))
+    if sources is not None:
+        if len(blocks) != len(sources):
+            raise LineCountError(f"{len(blocks)} sentences in the M2 file but {len(sources)} "
+                                 f"source lines", path=str(path))
+        for i, (b, src) in enumerate(zip(blocks, sources, strict=True)):
+            if b.tokens != src.split():
+                raise InputError(f"the reference's source sentence differs from line {i + 1} "
+                                 f"of the source file: {b.source[:60]!r} vs {src[:60]!r}",
+                                 path=str(path), line=b.line)
+    anns = sorted({a for b in blocks for a in b.annotators()}) or [0]
+    refs: list[list[str]] = [[] for _ in anns]
+    for b in blocks:
+        by_ann = b.edits_by_annotator()
+        for r, a in enumerate(anns):
+            refs[r].append(apply_edits(b.tokens, by_ann.get(a, [])))
+    return refs
+
+
 def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
                      hypothesis: PathLike | None = None
                      ) -> tuple[list[str], list[list[str]], list[str]]:
-    """Read source, reference and hypothesis files in lock-step (line counts checked first)."""
-    paths: list[PathLike] = [source, *references]
+    """Read source, references and hypothesis (line counts checked before scoring).
+
+    A reference path ending in ``.m2`` gives one reference per annotator (see
+    :func:`m2_references`), checked against the source sentences.
+    """
+    plain = [r for r in references if not str(r).endswith(".m2")]
+    paths: list[PathLike] = [source, *plain]
     if hypothesis is not None:
         paths.append(hypothesis)
     texts = [[ln.text for ln in read_lines(p)] for p in paths]  # "-" (stdin) works too
@@ -229,7 +264,15 @@ def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
         detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))
         raise LineCountError(f"parallel files have different numbers of lines ({detail})",
                              path=str(paths[counts.index(min(counts))]))
-    return texts[0], texts[1:1 + len(references)], texts[-1] if hypothesis is not None else []
+    src = texts[0]
+    by_path = dict(zip(map(str, plain), texts[1:1 + len(plain)], strict=True))
+    refs: list[list[str]] = []
+    for r in references:
+        if str(r).endswith(".m2"):
+            refs += m2_references(r, src)
+        else:
+            refs.append(by_path[str(r)])
+    return src, refs, texts[-1] if hypothesis is not None else []
 
 
 def gleu(sources: Sequence[str], references: Sequence[Sequence[str]], hypotheses: Sequence[str],
