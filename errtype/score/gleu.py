@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import add
 from typing import Any
 
@@ -66,18 +67,22 @@ def _stats(s_ng: list[Counter], r_ng: list[Counter], h_ng: list[Counter], hlen: 
            rlen: int) -> list[int]:
     out = [hlen, rlen]
     for n, (s, r, h) in enumerate(zip(s_ng, r_ng, h_ng, strict=True), 1):
-        match = pen = 0
-        for g, hc in h.items():
-            rc = r.get(g)
-            if rc:
-                match += hc if hc < rc else rc
-            else:
-                sc = s.get(g)
-                if sc:
-                    pen += hc if hc < sc else sc
+        hk, rk = h.keys(), r.keys()
+        common = hk & rk
+        match = sum(map(min, map(h.__getitem__, common), map(r.__getitem__, common)))
+        pens = (hk & s.keys()) - rk  # source n-grams absent from the reference
+        pen = sum(map(min, map(h.__getitem__, pens), map(s.__getitem__, pens))) if pens else 0
         out.append(max(match - pen, 0))
         out.append(max(hlen + 1 - n, 0))
     return out
+
+
+@lru_cache(maxsize=4)
+def draw_table(draw: str, k: int, count: int, iterations: int) -> tuple[list[int], ...]:
+    """Reference indices per iteration j (seed ``j * 101``) and sentence; cached, since every
+    hypothesis file scored against the same references uses the same draws."""
+    fn = py2_randints if draw == "py2" else py3_randints
+    return tuple(fn(j * 101, k, count) for j in range(iterations))
 
 
 def _score(stats: Sequence[float], order: int, smooth: bool = False) -> float:
@@ -113,16 +118,26 @@ class GLEU:
         return {"n": self.order, "refs": k, "iterations": its, "seed": "j*101",
                 "draw": self.draw, "tok": f"ws-{self.tokenize}", "variant": "gleu+2016"}
 
-    def _draws(self, k: int, count: int) -> list[list[int]]:
+    def _draws(self, k: int, count: int) -> tuple[list[int], ...]:
         if k == 1:
-            return [[0] * count]
-        draw = {"py2": py2_randints, "py3": py3_randints}.get(self.draw)
-        if draw is None:
+            return ([0] * count,)
+        if self.draw not in ("py2", "py3"):
             raise ValueError(f"unknown draw {self.draw!r} (py2, py3)")
-        return [draw(j * 101, k, count) for j in range(self.iterations)]
+        return draw_table(self.draw, k, count, self.iterations)
 
     def _tok(self, x: str | Sequence[str]) -> Sequence[str]:
         return tokenize(x, self.tokenize) if isinstance(x, str) else x
+
+    def _grams(self, x: str | Sequence[str], seen: dict[Any, Any]
+               ) -> tuple[Sequence[str], list[Counter]]:
+        """Tokens and n-gram counts of a text, reused when the same text recurs in a sentence
+        (an unchanged source, equal references)."""
+        key = x if isinstance(x, str) else tuple(x)
+        got = seen.get(key)
+        if got is None:
+            toks = self._tok(x)
+            got = seen[key] = (toks, _ngrams(toks, self.order))
+        return got
 
     def score(self, sources: Sequence[str | Sequence[str]],
               references: Sequence[Sequence[str | Sequence[str]]],
@@ -148,13 +163,13 @@ class GLEU:
         fixed = [0] * width
         sent_rows: list[dict[str, Any]] = []
         for i in range(n_sent):
-            src = self._tok(sources[i])
-            hyp = self._tok(hypotheses[i])
-            s_ng, h_ng = _ngrams(src, order), _ngrams(hyp, order)
+            seen: dict[Any, tuple[Sequence[str], list[Counter]]] = {}
+            _, s_ng = self._grams(sources[i], seen)
+            hyp, h_ng = self._grams(hypotheses[i], seen)
             per_ref = []
             for r in range(k):
-                ref = self._tok(references[r][i])
-                st = _stats(s_ng, _ngrams(ref, order), h_ng, len(hyp), len(ref))
+                ref, r_ng = self._grams(references[r][i], seen)
+                st = _stats(s_ng, r_ng, h_ng, len(hyp), len(ref))
                 per_ref.append(st)
                 for c, col in enumerate(var_cols):
                     flat[c][i * k + r] = st[col]
