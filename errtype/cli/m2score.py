@@ -25,8 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0].strip("`: "))
     p.add_argument("system", help="system output, one tokenised sentence per line")
     p.add_argument("source_gold", help="M2 file with the source sentences and gold edits")
-    p.add_argument("-v", "--verbose", action="store_true",
-                   help="print every sentence's edits, gold edits and chosen annotator")
+    p.add_argument("-v", "--verbose", "--very_verbose", action="store_true",
+                   help="print every sentence's edits, gold edits and chosen annotator "
+                        "(--very_verbose is accepted as a synonym)")
     p.add_argument("--beta", type=float, default=0.5, help="F-beta weight (default: 0.5)")
     p.add_argument("--max_unchanged_words", "--max-unchanged-words", type=int, default=2,
                    help="most unchanged tokens inside one system edit (default: 2)")
