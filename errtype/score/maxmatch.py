@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError, LineCountError
+from ..errors import LineCountError
 from ..m2 import M2Block, read_m2
 from ..textio import read_lines
 from ._checks import misaligned, misalignment_note
@@ -665,5 +665,5 @@ def maxmatch(hypotheses: Sequence[str], gold: Sequence[GoldSentence] | PathLike,
     if isinstance(gold, (str, os.PathLike)):
         gold = load_gold(gold)
     if len(hypotheses) != len(gold):
-        raise InputError(f"{len(hypotheses)} hypotheses for {len(gold)} gold sentences")
+        raise LineCountError(f"{len(hypotheses)} hypotheses for {len(gold)} gold sentences")
     return MaxMatch(beta, max_unchanged_words, ignore_whitespace_casing).score(hypotheses, gold)
