@@ -204,8 +204,8 @@ def report(res: dict, top: int) -> str:
     lines.append("")
     for name, r in res["string_rules"].items():
         lines.append(
-            f"STRING RULES ({name}): {r['agree']}/{r['decisions']} decisions agree; DIACR gold "
-            f"{r['diacr_gold']}, ours {r['diacr_ours']}, both {r['diacr_both']}; differing: "
+            f"DIACR on bare tokens ({name}): gold {r['diacr_gold']}, ours {r['diacr_ours']}, "
+            f"both {r['diacr_both']}; differing: "
             + (", ".join(f"{g}->{p} {n}" for g, p, n in r["diacr_confusions"]) or "none"))
     lines.append("")
     for mode, m in res["extraction"].items():
@@ -236,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     raw = None
     if not args.no_raw:
         inp = (args.geccc / "sentence.input").read_text(encoding="utf-8").splitlines()
-        gold = (args.geccc / "sentence.gold").read_text(encoding="utf-8").splitlines()
+        # sentence.gold holds every annotator's correction, tab-separated: keep annotator 0
+        gold = [line.split("\t")[0].strip() for line in
+                (args.geccc / "sentence.gold").read_text(encoding="utf-8").splitlines()]
         raw = list(zip(inp, gold, strict=True))[:len(blocks)]
     res = {"backend": repr(ann.parser) if args.udpipe_model else "spacy cs_core_news_sm 0.2.1",
            "sentences": len(blocks), "typing": typing(ann, blocks),
