@@ -187,3 +187,15 @@ def test_misaligned_output_is_reported(tmp_path: Path) -> None:
     assert "lines 1, 2, 3" in res.notes[0]
     res = maxmatch(hyps[:1] + [f"w{i} x{i} y{i} z{i} v{i}" for i in (1, 2, 3)], _m2(tmp_path, m2))
     assert res.notes[0].startswith("note: 1 of 4")
+
+
+def test_budget_is_reported_not_silent(tmp_path: Path) -> None:
+    m2 = "S a b c d e f\nA 0 1|||X|||z|||REQUIRED|||-NONE-|||0\n\nS g h\n\n"
+    hyps = ["u v w x y", "g h"]
+    exact = maxmatch(hyps, _m2(tmp_path, m2))
+    assert exact.counts["budget_hits"] == 0 and "max_arcs" not in exact.signature
+    res = maxmatch(hyps, _m2(tmp_path, m2), max_arcs=3)
+    assert res.counts["budget_hits"] == 1 and res.counts["proposed"] == 0
+    assert "max_arcs:3" in res.signature
+    assert res.notes[0].startswith("warning: budget: 1 sentences exceeded max_arcs=3")
+    assert "lines 1)" in res.notes[0]

@@ -34,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ignore_whitespace_casing", "--ignore-whitespace-casing",
                    action="store_true",
                    help="drop system edits that only change spacing or case")
+    p.add_argument("--max-arcs", type=int, default=None, metavar="N",
+                   help="time budget (default: none): a sentence whose edit lattice grows past N "
+                        "transitive arcs is scored as unchanged output and reported; scores then "
+                        "differ from m2scorer's")
     p.add_argument("--json", metavar="FILE", help="write the result as JSON (- = stdout)")
     p.add_argument("--sentences", metavar="FILE", help="write per-sentence counts as TSV")
     p.add_argument("--per-type", nargs="?", const="-", metavar="FILE",
@@ -62,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
 
     def body() -> int:
-        scorer = MaxMatch(args.beta, args.max_unchanged_words, args.ignore_whitespace_casing)
+        scorer = MaxMatch(args.beta, args.max_unchanged_words, args.ignore_whitespace_casing,
+                          args.max_arcs)
         gold = load_gold(args.source_gold)
         hyps = read_hypotheses(args.system, len(gold), args.source_gold)
         res = _verbose(scorer, hyps, gold) if args.verbose else scorer.score(hyps, gold)

@@ -47,8 +47,8 @@ MASK = (1 << SHIFT) - 1
 PathLike = str | os.PathLike[str]
 
 __all__ = [
-    "GoldEdit", "GoldSentence", "MaxMatch", "SentenceScore", "SysEdit", "gold_from_blocks",
-    "load_gold", "maxmatch", "read_hypotheses", "sentence_edits",
+    "BudgetExceeded", "GoldEdit", "GoldSentence", "MaxMatch", "SentenceScore", "SysEdit",
+    "gold_from_blocks", "load_gold", "maxmatch", "read_hypotheses", "sentence_edits",
 ]
 
 
@@ -226,7 +226,8 @@ class _Graph:
     __slots__ = ("src", "hyp", "w", "nv", "packed", "edges", "tails", "heads", "base_w", "nE",
                  "mult", "weight", "_by_span", "_base_path")
 
-    def __init__(self, src: Sequence[str], hyp: Sequence[str], max_unchanged: int) -> None:
+    def __init__(self, src: Sequence[str], hyp: Sequence[str], max_unchanged: int,
+                 max_arcs: int | None = None) -> None:
         self.src, self.hyp = src, hyp
         w = self.w = len(hyp) + 1
         nv = self.nv = (len(src) + 1) * w
@@ -309,6 +310,8 @@ class _Graph:
                         new += keys
             new.sort()
             added += new
+            if max_arcs is not None and len(added) > max_arcs:
+                raise BudgetExceeded(len(added))
         # Remove merged noop arcs (dist > 1) the way the official loop does: removing from the
         # list being iterated skips the element that follows each removed one. Lattice arcs have
         # dist 1, so only the transitive tail of the list can change.
@@ -509,15 +512,24 @@ def _match_seq(seq: Sequence[SysEdit], gold: Sequence[GoldEdit]) -> list[GoldEdi
     return matched
 
 
+class BudgetExceeded(Exception):
+    """A sentence's lattice grew past ``max_arcs`` transitive arcs (only with a budget set)."""
+
+
 def sentence_edits(source: str, hypothesis: str, golds: dict[int, list[GoldEdit]],
-                   max_unchanged_words: int = 2, ignore_whitespace_casing: bool = False
+                   max_unchanged_words: int = 2, ignore_whitespace_casing: bool = False,
+                   max_arcs: int | None = None
                    ) -> dict[int, tuple[list[SysEdit], list[GoldEdit]]]:
-    """Per annotator: the system edits chosen against that annotator and the gold edits matched."""
+    """Per annotator: the system edits chosen against that annotator and the gold edits matched.
+
+    ``max_arcs`` (default: no limit) raises :class:`BudgetExceeded` when the transitive arcs of
+    the sentence exceed it.
+    """
     src, hyp = source.split(), hypothesis.split()
     out: dict[int, tuple[list[SysEdit], list[GoldEdit]]] = {}
     if src == hyp:
         return {a: ([], []) for a in golds}
-    graph = _Graph(src, hyp, max_unchanged_words)
+    graph = _Graph(src, hyp, max_unchanged_words, max_arcs)
     cache: dict[frozenset[tuple[int, float]], list[SysEdit]] = {}
     for ann, gold in golds.items():
         ov = graph.overrides(gold)
@@ -576,11 +588,20 @@ class MaxMatch:
     beta: float = 0.5
     max_unchanged_words: int = 2
     ignore_whitespace_casing: bool = False
+    #: optional time budget: a sentence whose lattice exceeds this many transitive arcs is scored
+    #: as if the system had left it unchanged, and listed in the result (never silently)
+    max_arcs: int | None = None
+    #: 0-based sentences that hit the budget in the last run
+    budget_hits: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def settings(self) -> dict[str, Any]:
-        return {"beta": self.beta, "max_unchanged_words": self.max_unchanged_words,
-                "ignore_whitespace_casing": self.ignore_whitespace_casing,
-                "annotators": "best-cumulative", "compat": "m2scorer-3.2"}
+        out: dict[str, Any] = {
+            "beta": self.beta, "max_unchanged_words": self.max_unchanged_words,
+            "ignore_whitespace_casing": self.ignore_whitespace_casing,
+            "annotators": "best-cumulative", "compat": "m2scorer-3.2"}
+        if self.max_arcs is not None:
+            out["max_arcs"] = self.max_arcs
+        return out
 
     def iter_sentences(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence]
                        ) -> Iterator[SentenceScore]:
@@ -590,9 +611,15 @@ class MaxMatch:
         beta = self.beta
         b2 = beta * beta
         tc = tp_ = tg = 0.0
-        for hyp, sent in zip(hypotheses, gold, strict=True):
-            per = sentence_edits(sent.source, hyp, sent.annotators, self.max_unchanged_words,
-                                 self.ignore_whitespace_casing)
+        self.budget_hits = []
+        for idx, (hyp, sent) in enumerate(zip(hypotheses, gold, strict=True)):
+            try:
+                per = sentence_edits(sent.source, hyp, sent.annotators,
+                                     self.max_unchanged_words, self.ignore_whitespace_casing,
+                                     self.max_arcs)
+            except BudgetExceeded:
+                self.budget_hits.append(idx)
+                per = {a: ([], []) for a in sent.annotators}
             best: SentenceScore | None = None
             f_max, max_c = -1.0, -1.0
             min_p = min_g = float("inf")
@@ -640,11 +667,18 @@ class MaxMatch:
         warn = misalignment_note(misaligned([g.source for g in gold], hypotheses), len(gold))
         if warn:
             notes.insert(0, warn)
+        if self.budget_hits:
+            lines = ", ".join(str(i + 1) for i in self.budget_hits[:10])
+            notes.insert(0, f"warning: budget: {len(self.budget_hits)} sentences exceeded "
+                            f"max_arcs={self.max_arcs} and were scored as unchanged output "
+                            f"(lines {lines}{', ...' if len(self.budget_hits) > 10 else ''}); "
+                            f"the scores are not m2scorer's")
         return ScoreResult(
             metric="maxmatch",
             corpus={"p": p, "r": r, fkey: f},
             signature=signature("maxmatch", self.settings()),
             counts={"correct": tc, "proposed": tp_, "gold": tg, "sentences": len(sentences),
+                    "budget_hits": len(self.budget_hits),
                     "seconds": round(time.perf_counter() - t0, 3)},
             sentences=sentences,
             per_type=per_type,
@@ -660,10 +694,12 @@ class MaxMatch:
 
 def maxmatch(hypotheses: Sequence[str], gold: Sequence[GoldSentence] | PathLike, *,
              beta: float = 0.5, max_unchanged_words: int = 2,
-             ignore_whitespace_casing: bool = False) -> ScoreResult:
+             ignore_whitespace_casing: bool = False, max_arcs: int | None = None
+             ) -> ScoreResult:
     """Score hypotheses (one string per sentence) against gold sentences or an M2 path."""
     if isinstance(gold, (str, os.PathLike)):
         gold = load_gold(gold)
     if len(hypotheses) != len(gold):
         raise LineCountError(f"{len(hypotheses)} hypotheses for {len(gold)} gold sentences")
-    return MaxMatch(beta, max_unchanged_words, ignore_whitespace_casing).score(hypotheses, gold)
+    return MaxMatch(beta, max_unchanged_words, ignore_whitespace_casing, max_arcs).score(
+        hypotheses, gold)
