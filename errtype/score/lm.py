@@ -358,9 +358,11 @@ class HFCausalLM(LanguageModel):
         ids, mask = ids.to(self.device), mask.to(self.device)
         with torch.no_grad():
             logits = self.model(input_ids=ids, attention_mask=mask).logits.float()
-        logp = torch.log_softmax(logits[:, :-1, :], dim=-1)
+        logits = logits[:, :-1, :]
         target = ids[:, 1:]
-        token_lp = logp.gather(-1, target.unsqueeze(-1)).squeeze(-1) * mask[:, 1:]
+        # ln p(target) = logit(target) - logsumexp(logits), without a vocabulary-sized copy
+        picked = logits.gather(-1, target.unsqueeze(-1)).squeeze(-1)
+        token_lp = (picked - torch.logsumexp(logits, dim=-1)) * mask[:, 1:]
         sums = token_lp.sum(dim=1).tolist()
         counts = mask[:, 1:].sum(dim=1).tolist()
         for row, i in enumerate(todo):
