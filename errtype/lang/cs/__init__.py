@@ -52,7 +52,8 @@ class Czech(Language):
     # ----------------------------------------------------------------- parsing
     def make_parser(self, **options: Any) -> Parser:
         """Parser from options: ``nlp`` (a spaCy pipeline), ``udpipe_model`` (path),
-        ``backend`` ("udpipe" or "spacy"), ``spacy_model`` (name, default cs_core_news_sm).
+        ``backend`` ("udpipe" or "spacy"), ``spacy_model`` (name, default cs_core_news_sm),
+        ``ud25_compat`` (spaCy only, default True: map PDTC-style tags to UD 2.5 PDT ones).
 
         Without options: ``$ERRTYPE_UDPIPE_MODEL``, then a model fetched by
         ``errtype download cs``, then the embedded spaCy pipeline.
@@ -60,8 +61,11 @@ class Czech(Language):
         nlp = options.get("nlp")
         backend = options.get("backend")
         model = options.get("udpipe_model")
+        if backend not in (None, "spacy", "udpipe"):
+            raise ResourceError(f"unknown Czech backend {backend!r}; choose 'udpipe' or 'spacy'")
+        compat = options.get("ud25_compat", True)
         if nlp is not None or backend == "spacy" or options.get("spacy_model"):
-            return _spacy_parser(nlp, options.get("spacy_model") or SPACY_MODEL)
+            return _spacy_parser(nlp, options.get("spacy_model") or SPACY_MODEL, compat)
         if model is None:
             model = os.environ.get(UDPIPE_ENV) or None
         if model is None:
@@ -75,7 +79,7 @@ class Czech(Language):
         if model is not None:
             from ...parse.udpipe import UDPipeParser
             return UDPipeParser(model)
-        return _spacy_parser(None, options.get("spacy_model") or SPACY_MODEL)
+        return _spacy_parser(None, options.get("spacy_model") or SPACY_MODEL, compat)
 
     # --------------------------------------------------------------- alignment
     def substitution_cost(self, o: Token, c: Token) -> float:
@@ -117,7 +121,7 @@ class Czech(Language):
         return self.classifier.classify(edit, orig, cor)
 
 
-def _spacy_parser(nlp: Any, model_name: str) -> Parser:
+def _spacy_parser(nlp: Any, model_name: str, compat: bool = True) -> Parser:
     from ...parse.spacy import SpacyParser
     from .compat import UD25Compat
     if nlp is None:
@@ -129,4 +133,4 @@ def _spacy_parser(nlp: Any, model_name: str) -> Parser:
                 f"spaCy pipeline {model_name!r} is not installed "
                 "(pip install 'errtype[cs]' or pip install cs-core-news-sm==0.2.1)"
             ) from exc
-    return UD25Compat(SpacyParser(nlp))
+    return UD25Compat(SpacyParser(nlp)) if compat else SpacyParser(nlp)
