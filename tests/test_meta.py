@@ -157,7 +157,19 @@ def test_cli_on_written_results(tmp_path, capsys) -> None:
     report = json.loads(out.read_text())
     assert report["spearman"]["value"] == pytest.approx(1.0) and report["n_samples"] == 20
     assert "bootstrap:20|seed:0" in capsys.readouterr().out
+    assert main(["system", "--human", str(human), "--results", str(rpath), "--json",
+                 str(out)]) == 0
+    assert json.loads(out.read_text())["n_samples"] == 100  # the default
+    assert main(["system", "--human", str(human), "--results", str(rpath), "--bootstrap",
+                 "0"]) == 0
+    assert "spearman\t1.000\n" in capsys.readouterr().out
     assert main(["system", "--human", str(human)]) == 2  # no metric given
+    judg = tmp_path / "j.xml"
+    judg.write_text(XML.replace('system="B C"', 'system="B"'))
+    assert main(["sentence", "--judgments", str(judg), "--results", str(rpath)]) == 0
+    row = capsys.readouterr().out.splitlines()[1].split("\t")
+    # item 0: A>B agree; item 1: B>A disagree, B>C agree, C>A disagree; item 2: A>C agree
+    assert row[:3] == ["0.600", "0.200", "5"]
 
 
 # ---------------------------------------------------------------- GJG15 fidelity

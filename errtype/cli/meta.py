@@ -56,9 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--human-column", help="column of the human score file")
             sp.add_argument("--metric", help="metric system scores (score file or JSON)")
             sp.add_argument("--metric-column", help="column of the metric score file")
-            sp.add_argument("--bootstrap", type=int, default=0, metavar="N",
-                            help="bootstrap samples over sentences (needs sentence-level "
-                                 "scores; 100 is customary)")
+            sp.add_argument("--bootstrap", type=int, default=None, metavar="N",
+                            help="bootstrap samples over sentences when sentence-level scores "
+                                 "are given or computed (default 100, as in the GECCC paper; "
+                                 "0 = off)")
             sp.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
             sp.add_argument("--confidence", type=float, default=0.95,
                             help="confidence level of the interval (default 0.95)")
@@ -171,11 +172,12 @@ def _cmd_system(args: argparse.Namespace) -> int:
         agg = _aggregator(kind, args.aggregate, args.beta)
         settings["stat"] = f"f{args.beta:g}" if kind == "counts" else kind
         names = systems or [s for s in human if s in stats]
-        if args.bootstrap:
+        n_boot = 100 if args.bootstrap is None else args.bootstrap
+        if n_boot:
             report = bootstrap_system_correlation(
-                stats, human, agg, n_samples=args.bootstrap, seed=args.seed,
+                stats, human, agg, n_samples=n_boot, seed=args.seed,
                 confidence=args.confidence, systems=names)
-            settings.update(bootstrap=args.bootstrap, seed=args.seed,
+            settings.update(bootstrap=n_boot, seed=args.seed,
                             confidence=args.confidence)
         else:
             metric = {s: agg(stats[s]) for s in names}
