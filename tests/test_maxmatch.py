@@ -156,7 +156,7 @@ def test_conll14_official_numbers(system: str, conll_gold: list) -> None:
     _check(MaxMatch().score(hyps, conll_gold), CONLL[system])
 
 
-@pytest.mark.parametrize("system", ["AMU", "INPUT"])
+@pytest.mark.parametrize("system", sorted(CONLL))
 def test_conll14_crlf_and_trailing_spaces(system: str, tmp_path: Path) -> None:
     gold = shared_path("conll14", "official-2014.combined.m2")
     sys_path = shared_path("conll14", "systems", system)
