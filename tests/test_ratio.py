@@ -77,6 +77,9 @@ def test_annotations_from_m2(m2_file) -> None:
     assert blocks[0].edits[1].is_noop
     with pytest.raises(InputError):
         Annotations.from_m2(m2_file, [1])
+    with pytest.raises(InputError):
+        Annotations.from_m2(m2_file, [0, 7])
+    assert Annotations.from_m2(m2_file, [0, 2]).annotators == [0, 2]
 
 
 def test_leave_one_out_arithmetic(m2_file) -> None:

@@ -90,6 +90,9 @@ class Annotations:
             seen.update(per)
             raw.append(per)
         anns = sorted(seen) if annotators is None else list(annotators)
+        unknown = [a for a in anns if a not in seen]
+        if unknown:
+            raise InputError(f"annotator id(s) {unknown} never occur (found {sorted(seen)})")
         if len(anns) < 2:
             raise InputError(f"ratio scoring needs at least 2 annotators, found {anns}")
         for per in raw:
