@@ -142,7 +142,11 @@ class Scribendi:
         corpus = {"score": sum(values), "mean": sum(values) / n if n else 0.0, "n": n,
                   "plus": values.count(1), "zero": values.count(0), "minus": values.count(-1)}
         detail = [{k: v for k, v in vars(s).items() if v is not None} for s in sents]
-        return ScoreResult("scribendi", corpus, self.signature(), sentences=detail)
+        notes = []
+        if getattr(self.lm, "words_only", False):
+            notes.append("the language model scores words only: an edit of punctuation alone "
+                         "cannot lower the perplexity and scores -1")
+        return ScoreResult("scribendi", corpus, self.signature(), sentences=detail, notes=notes)
 
 
 def scribendi(sources: Sequence[str], hypotheses: Sequence[str],
