@@ -15,6 +15,11 @@ from .lang.base import AlignOp, Language
 from .tokens import Sentence, Token
 
 STRATEGIES = ("rules", "all-split", "all-merge", "all-equal")
+#: Longest run of non-matching alignment operations the rule merger examines as one unit. The
+#: rules test every sub-span of a run (cubic in its length: a 1,000-token rewrite takes minutes),
+#: so a longer run is processed in consecutive chunks of this size. Real corrections never come
+#: near it; only unrelated or misaligned pairs do, and their work stays bounded.
+MAX_RULE_RUN = 100
 Span = tuple[int, int, int, int]
 _PUNCT_CHARS = string.punctuation
 
@@ -39,6 +44,19 @@ def _span(a: AlignOp) -> Span:
 
 def _merged(items: Sequence[AlignOp]) -> Span:
     return (items[0].o_start, items[-1].o_end, items[0].c_start, items[-1].c_end)
+
+
+def _squash(toks: Sequence[Token]) -> str:
+    """Lower-cased text of ``toks`` without apostrophes and hyphens (the merge rule's test)."""
+    return "".join(t.lower for t in toks).replace("'", "").replace("-", "")
+
+
+def _squashed_prefix(toks: Sequence[Token]) -> list[int]:
+    """Prefix sums of the lengths of each token's squashed text."""
+    out = [0]
+    for t in toks:
+        out.append(out[-1] + len(t.lower) - t.lower.count("'") - t.lower.count("-"))
+    return out
 
 
 def is_punct(tok: Token) -> bool:
@@ -68,7 +86,9 @@ class RuleMerger:
             if key == "T":
                 out.extend(_span(a) for a in group)
             else:
-                out.extend(self._process(list(group), orig, cor))
+                run = list(group)
+                for k in range(0, len(run), MAX_RULE_RUN):
+                    out.extend(self._process(run[k:k + MAX_RULE_RUN], orig, cor))
         return out
 
     def _process(self, seq: list[AlignOp], orig: Sentence, cor: Sentence) -> list[Span]:
@@ -80,11 +100,18 @@ class RuleMerger:
         proc = self._process
         pairs = sorted(combinations(range(len(seq)), 2), key=lambda p: p[0] - p[1])
         content = False
+        # lengths of the squashed strings compared below, as prefix sums: unequal lengths
+        # settle the comparison without building the strings (same result, much less work)
+        o0, c0 = seq[0].o_start, seq[0].c_start
+        o_len = _squashed_prefix(orig[o0:seq[-1].o_end])
+        c_len = _squashed_prefix(cor[c0:seq[-1].c_end])
         for start, end in pairs:
             if "S" not in ops[start:end + 1]:
                 continue
-            o = orig[seq[start].o_start:seq[end].o_end]
-            c = cor[seq[start].c_start:seq[end].c_end]
+            os_, oe = seq[start].o_start, seq[end].o_end
+            cs_, ce = seq[start].c_start, seq[end].c_end
+            o = orig[os_:oe]
+            c = cor[cs_:ce]
             if self.possessive:
                 if start == 0 and (o[0].tag == "POS" or c[0].tag == "POS"):
                     return [_span(seq[0])] + proc(seq[1:], orig, cor)
@@ -98,9 +125,8 @@ class RuleMerger:
                 if (len(o) > 1 and is_punct(o[-2])) or (len(c) > 1 and is_punct(c[-2])):
                     return (proc(seq[:end - 1], orig, cor) + [_merged(seq[end - 1:end + 1])]
                             + proc(seq[end + 1:], orig, cor))
-            s = "".join(t.lower for t in o).replace("'", "").replace("-", "")
-            t = "".join(t.lower for t in c).replace("'", "").replace("-", "")
-            if s == t:
+            if (o_len[oe - o0] - o_len[os_ - o0] == c_len[ce - c0] - c_len[cs_ - c0]
+                    and _squash(o) == _squash(c)):
                 return (proc(seq[:start], orig, cor) + [_merged(seq[start:end + 1])]
                         + proc(seq[end + 1:], orig, cor))
             pos_set = {tok.pos for tok in o} | {tok.pos for tok in c}
