@@ -35,6 +35,7 @@ from .py2random import py2_randints, py3_randints
 
 PathLike = str | os.PathLike[str]
 Z95 = 1.959963984540054  # scipy.stats.norm.ppf(0.975)
+FIELD = 64  # bits per packed statistic (corpus sums stay far below 2**64)
 
 __all__ = ["GLEU", "gleu", "gleu_human", "read_gleu_inputs", "sentence_stats", "tokenize"]
 
@@ -67,11 +68,15 @@ def _stats(s_ng: list[Counter], r_ng: list[Counter], h_ng: list[Counter], hlen: 
            rlen: int) -> list[int]:
     out = [hlen, rlen]
     for n, (s, r, h) in enumerate(zip(s_ng, r_ng, h_ng, strict=True), 1):
-        hk, rk = h.keys(), r.keys()
-        common = hk & rk
-        match = sum(map(min, map(h.__getitem__, common), map(r.__getitem__, common)))
-        pens = (hk & s.keys()) - rk  # source n-grams absent from the reference
-        pen = sum(map(min, map(h.__getitem__, pens), map(s.__getitem__, pens))) if pens else 0
+        match = pen = 0
+        for g, hc in h.items():
+            rc = r.get(g)
+            if rc:
+                match += hc if hc < rc else rc
+            else:  # a source n-gram absent from the reference
+                sc = s.get(g)
+                if sc:
+                    pen += hc if hc < sc else sc
         out.append(max(match - pen, 0))
         out.append(max(hlen + 1 - n, 0))
     return out
@@ -155,11 +160,12 @@ class GLEU:
             if len(seq) != n_sent:
                 raise LineCountError(f"{len(seq)} {what} for {n_sent} source sentences")
         order = self.order
-        # Statistics per (sentence, reference); columns that depend on the reference are
-        # stored flat (index i * k + r) so an iteration sums them with C-level indexing.
+        # Statistics per (sentence, reference). The ones that depend on the reference (its
+        # length and the numerators) are packed into one integer, FIELD bits each, stored flat
+        # (index i * k + r): an iteration is then a single C-level sum of n_sent integers.
         width = 2 + 2 * order
         var_cols = [1, *range(2, width, 2)]
-        flat: list[list[int]] = [[0] * (n_sent * k) for _ in var_cols]
+        flat = [0] * (n_sent * k)
         fixed = [0] * width
         sent_rows: list[dict[str, Any]] = []
         for i in range(n_sent):
@@ -171,8 +177,7 @@ class GLEU:
                 ref, r_ng = self._grams(references[r][i], seen)
                 st = _stats(s_ng, r_ng, h_ng, len(hyp), len(ref))
                 per_ref.append(st)
-                for c, col in enumerate(var_cols):
-                    flat[c][i * k + r] = st[col]
+                flat[i * k + r] = sum(st[col] << (FIELD * c) for c, col in enumerate(var_cols))
             fixed[0] += len(hyp)
             for n in range(1, order + 1):
                 fixed[2 * n + 1] += max(len(hyp) + 1 - n, 0)
@@ -183,11 +188,12 @@ class GLEU:
         draws = self._draws(k, n_sent)
         iter_scores = []
         offsets = [i * k for i in range(n_sent)]
+        mask = (1 << FIELD) - 1
         for d in draws:
-            idx = list(map(add, offsets, d))
+            total = sum(map(flat.__getitem__, map(add, offsets, d)))
             stats = list(fixed)
             for c, col in enumerate(var_cols):
-                stats[col] = sum(map(flat[c].__getitem__, idx))
+                stats[col] = (total >> (FIELD * c)) & mask
             iter_scores.append(_score(stats, order))
         mean, std = _mean_std(iter_scores)
         flagged = [] if not all(isinstance(x, str) for x in (*sources[:1], *hypotheses[:1])) \
