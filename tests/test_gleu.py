@@ -132,3 +132,12 @@ def test_m2_references_and_source_check(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"ref.m2, line 5: the reference's source sentence "
                                          r"differs from line 2"):
         read_gleu_inputs(tmp_path / "src", [m2], tmp_path / "hyp")
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 7, 10])
+def test_py3_draws_equal_python3_randint(k: int) -> None:
+    import random
+
+    for seed in (0, 101, 5050):
+        rng = random.Random(seed)
+        assert py3_randints(seed, k, 200) == [rng.randint(0, k - 1) for _ in range(200)]

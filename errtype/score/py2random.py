@@ -53,6 +53,17 @@ def py2_randints(seed: int, k: int, count: int) -> list[int]:
 
 
 def py3_randints(seed: int, k: int, count: int) -> list[int]:
-    """The same draws as Python 3 makes them (``randint`` via ``getrandbits``)."""
-    rng = random.Random(seed)
-    return [rng.randint(0, k - 1) for _ in range(count)]
+    """The same draws as Python 3's ``randint(0, k - 1)`` makes them (``getrandbits`` of
+    ``k.bit_length()`` bits, redrawn while out of range), without its per-call overhead."""
+    if k == 1:
+        rng = random.Random(seed)
+        return [rng.randint(0, 0) for _ in range(count)]
+    grb = random.Random(seed).getrandbits
+    bits = k.bit_length()
+    out = []
+    for _ in range(count):
+        r = grb(bits)
+        while r >= k:
+            r = grb(bits)
+        out.append(r)
+    return out
