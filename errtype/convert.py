@@ -13,8 +13,9 @@ from itertools import islice
 
 from .annotator import Annotator
 from .edit import NOOP, Edit, noop_m2
-from .m2 import M2Block, M2Edit, edits_to_m2_lines, format_block, read_m2
-from .textio import atomic_output, count_lines, read_parallel
+from .errors import InputError
+from .m2 import SEP, M2Block, M2Edit, edits_to_m2_lines, format_block, read_m2
+from .textio import _open_binary, atomic_output, count_lines, read_parallel
 from .tokens import Sentence
 
 PathLike = str | os.PathLike[str]
@@ -104,7 +105,7 @@ def annotate_items(annotator: Annotator, items: Iterable[_Item], report: Report,
 
 
 def _located(exc: Exception, line: int) -> Exception:
-    from .errors import ErrtypeError, InputError
+    from .errors import ErrtypeError
 
     if isinstance(exc, ErrtypeError):
         return exc
@@ -137,7 +138,8 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
                    out: PathLike, *, tokenize: bool = False, lev: bool = False,
                    merging: str = "rules", on_error: str = "fail", max_tokens: int | None = None,
                    progress: Callable[[int], None] | None = None, batch_size: int = 256,
-                   errant_noop: bool = False, jobs: int = 1) -> Report:
+                   errant_noop: bool = False, jobs: int = 1,
+                   encoding_errors: str = "strict") -> Report:
     """Annotate parallel files (one sentence per line) and write M2 to ``out`` atomically.
 
     Every input line gives one block (an empty original gives ``S`` with no tokens); an
@@ -146,15 +148,27 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
     only for a raw-text match; no line at all for a whitespace-only difference). ``jobs > 1``
     annotates batches in worker processes (forked, so they share the loaded models); the output
     is identical and in input order, and at most ``2 * jobs`` batches are in flight.
+
+    A correction containing the M2 field separator ``|||`` cannot be written as an edit: it raises
+    :class:`InputError` naming the file and line (``on_error="skip"``: a reported noop block).
+    ``encoding_errors="replace"`` substitutes U+FFFD for invalid UTF-8 instead of raising.
     """
     report = Report()
     paths = [orig, *cors]
 
     def items() -> Iterator[_Item]:
-        for number, texts in read_parallel(paths):
+        for number, texts in read_parallel(paths, errors=encoding_errors):
             o, cs = texts[0].strip(), [t.strip() for t in texts[1:]]
             item = _Item(number, o, cs)
-            if max_tokens is not None and max(len(t.split()) for t in texts) > max_tokens:
+            bad = next((k for k, t in enumerate(cs) if SEP in t), None)
+            if bad is not None:
+                reason = (f"the correction contains the M2 field separator '{SEP}', "
+                          "which cannot be written in an edit line")
+                if on_error != "skip":
+                    raise InputError(reason + " (use --on-error skip to write a noop block "
+                                     "and continue)", path=str(cors[bad]), line=number)
+                item.skip_reason = f"{cors[bad]}: {reason}"
+            elif max_tokens is not None and max(len(t.split()) for t in texts) > max_tokens:
                 item.skip_reason = f"more than --max-tokens {max_tokens} tokens"
             yield item
             if progress:
@@ -273,11 +287,12 @@ def reannotate_block(annotator: Annotator, block: M2Block, mode: str = "gold",
 
 def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str = "gold",
              minimise: bool = True, old_cats: bool = False, lev: bool = False,
-             merging: str = "rules", progress: Callable[[int], None] | None = None) -> Report:
+             merging: str = "rules", progress: Callable[[int], None] | None = None,
+             encoding_errors: str = "strict") -> Report:
     """Re-annotate every block of an M2 file and write the result atomically."""
     report = Report()
     with atomic_output(out) as fh:
-        for block in read_m2(m2_path):
+        for block in read_m2(m2_path, errors=encoding_errors):
             fh.write(reannotate_block(annotator, block, mode, minimise, old_cats, lev, merging))
             report.blocks += 1
             if progress:
@@ -285,10 +300,12 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
     return report
 
 
-def m2_block_count(path: PathLike) -> int:
-    """Rough count of blocks (S lines) for progress display."""
+def m2_block_count(path: PathLike) -> int | None:
+    """Rough count of blocks (S lines) for progress display (None for standard input)."""
+    if str(path) == "-":
+        return None
     n = 0
-    with open(path, "rb") as fh:
+    with _open_binary(path) as fh:
         for line in fh:
             n += line.startswith(b"S ")
     return n

@@ -96,13 +96,16 @@ def _parse_a_line(text: str, n_tokens: int, name: str, number: int) -> M2Edit:
     return M2Edit(start, end, etype, cor, ann, required, comment)
 
 
-def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = None
-            ) -> Iterator[M2Block]:
-    """Stream the blocks of an M2 file (a path, ``-``, or an iterable of lines)."""
+def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = None,
+            errors: str = "strict") -> Iterator[M2Block]:
+    """Stream the blocks of an M2 file (a path, ``-``, or an iterable of lines).
+
+    ``errors="replace"`` substitutes U+FFFD for invalid UTF-8 instead of raising EncodingError.
+    """
     label = name or (str(source) if isinstance(source, (str, os.PathLike)) else "<m2>")
     block: M2Block | None = None
     n_tokens = 0
-    for number, text, _ in read_text_lines(source, label):
+    for number, text, _ in read_text_lines(source, label, errors):
         stripped = text.rstrip()
         if not stripped:
             if block is not None:

@@ -79,17 +79,27 @@ def read_lines(path: PathLike, encoding: str = "utf-8", errors: str = "strict") 
             fh.close()
 
 
-def read_text_lines(source: PathLike | Iterable[str], name: str | None = None) -> Iterator[Line]:
-    """Lines of a path, or of an iterable of already-decoded strings (tests, in-memory data)."""
+def read_text_lines(source: PathLike | Iterable[str], name: str | None = None,
+                    errors: str = "strict") -> Iterator[Line]:
+    """Lines of a path, or of an iterable of already-decoded strings (tests, in-memory data).
+
+    An item holding several ``\\n``-separated lines (e.g. a whole file read into one string) is
+    split into them, so line numbers match the file's; ``errors`` applies to paths only.
+    """
     if isinstance(source, (str, os.PathLike)):
-        yield from read_lines(source)
+        yield from read_lines(source, errors=errors)
         return
     offset = 0
-    for number, text in enumerate(source, 1):
-        clean = text[:-1] if text.endswith("\n") else text
-        clean = clean[:-1] if clean.endswith("\r") else clean
-        yield Line(number, clean, offset)
-        offset += len(text.encode("utf-8", "surrogatepass"))
+    number = 0
+    for item in source:
+        body = item[:-1] if item.endswith("\n") else item
+        for text in body.split("\n"):
+            number += 1
+            clean = text[:-1] if text.endswith("\r") else text
+            if number == 1 and clean.startswith("\ufeff"):
+                clean = clean[1:]
+            yield Line(number, clean, offset)
+            offset += len(text.encode("utf-8", "surrogatepass")) + 1
 
 
 def count_lines(path: PathLike) -> int:

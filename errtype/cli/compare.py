@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from ..errors import ErrtypeError
+from ..m2 import read_m2
 from ..score.errant import ErrantResult, errant_score, errant_score_text
 
 PROG = "errtype-compare"
@@ -71,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "'-' = standard output.")
     extra.add_argument("--signature", action="store_true",
                        help="Print the signature line after the tables.")
+    extra.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                       help="Invalid UTF-8 in the input: stop with an error naming file, line "
+                            "and byte (default), or replace it with U+FFFD.")
     return p
 
 
@@ -113,9 +117,11 @@ def main(argv: list[str] | None = None) -> int:
         if text_mode:
             result = errant_score_text(args.orig, args.hyp_text, args.ref_text, lang=args.lang,
                                        tokenize=args.tok, lev=args.lev, merging=args.merge,
-                                       **options)
+                                       encoding_errors=args.encoding_errors, **options)
         else:
-            result = errant_score(args.hyp, args.ref, **options)
+            result = errant_score(read_m2(args.hyp, errors=args.encoding_errors),
+                                  read_m2(args.ref, errors=args.encoding_errors),
+                                  hyp_name=args.hyp, ref_name=args.ref, **options)
         out = result.errant_text(verbose=args.verbose)
         sys.stdout.write(out)
         if args.signature:

@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "line at all (default: a noop line, so no annotator is lost)")
     p.add_argument("--jobs", "-j", type=int, default=1,
                    help="worker processes for parallel mode (default: 1)")
+    p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                   help="invalid UTF-8 in the input: stop with an error naming file, line and "
+                        "byte (default), or replace it with U+FFFD")
     p.add_argument("--batch-size", type=int, default=256, help="sentences parsed per batch")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar or summary")
     add_backend_options(p)
@@ -81,12 +84,13 @@ def main(argv: list[str] | None = None) -> int:
                     annotator, args.orig, args.cor, args.out, tokenize=args.tok, lev=args.lev,
                     merging=args.merge, on_error=args.on_error, max_tokens=args.max_tokens,
                     progress=tick, batch_size=args.batch_size, errant_noop=args.errant_noop,
-                    jobs=args.jobs)
+                    jobs=args.jobs, encoding_errors=args.encoding_errors)
             else:
                 report = m2_to_m2(annotator, args.m2_file, args.out,
                                   mode="gold" if args.gold else "auto",
                                   minimise=not args.no_min, old_cats=args.old_cats,
-                                  lev=args.lev, merging=args.merge, progress=tick)
+                                  lev=args.lev, merging=args.merge, progress=tick,
+                                  encoding_errors=args.encoding_errors)
         for line, reason in report.skipped:
             print(f"{PROG}: skipped line {line}: {reason}", file=sys.stderr)
         if not args.quiet:

@@ -473,6 +473,7 @@ def errant_score_text(
     lev: bool = False,
     merging: str = "rules",
     annotator: Any = None,
+    encoding_errors: str = "strict",
     **options: Any,
 ) -> ErrantResult:
     """Extract edits from source/hypothesis/reference text files, then :func:`errant_score`.
@@ -485,7 +486,7 @@ def errant_score_text(
 
     if not refs:
         raise ValueError("at least one reference text file is needed")
-    lines = [texts for _, texts in read_parallel([orig, hyp, *refs])]
+    lines = [texts for _, texts in read_parallel([orig, hyp, *refs], errors=encoding_errors)]
     if annotator is None:
         from .. import load  # the parser is loaded only when this mode is used
 
