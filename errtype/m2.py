@@ -70,11 +70,13 @@ class M2Block:
 
 def _parse_a_line(text: str, n_tokens: int, name: str, number: int) -> M2Edit:
     body = text[2:]
-    fields = body.split(SEP)
-    if len(fields) != 6:
+    # anchored at both ends: only the correction may begin or end with '|' (a '|' token)
+    head = body.split(SEP, 2)
+    fields = head[:2] + head[2].rsplit(SEP, 3) if len(head) == 3 else head
+    if len(fields) != 6 or SEP in fields[2]:
         raise M2FormatError(
-            f"an edit line needs 6 fields separated by '|||', found {len(fields)}: {text!r}",
-            path=name, line=number)
+            f"an edit line needs 6 fields separated by '|||', found {len(body.split(SEP))}: "
+            f"{text!r}", path=name, line=number)
     span, etype, cor, required, comment, annotator = fields
     parts = span.split()
     if len(parts) != 2:
