@@ -113,6 +113,17 @@ def count_lines(path: PathLike) -> int:
     return n + (last != b"\n")
 
 
+def check_line_counts(paths: Sequence[PathLike]) -> int:
+    """The common number of lines of parallel files; :class:`LineCountError` listing every
+    file's count when they differ."""
+    counts = [count_lines(p) for p in paths]
+    if len(set(counts)) > 1:
+        detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))
+        raise LineCountError(f"parallel files have different numbers of lines ({detail})",
+                             path=str(paths[0]))
+    return counts[0] if counts else 0
+
+
 def read_parallel(
     paths: Sequence[PathLike], encoding: str = "utf-8", errors: str = "strict"
 ) -> Iterator[tuple[int, list[str]]]:
@@ -121,11 +132,7 @@ def read_parallel(
     All line counts are checked before the first line is yielded; a mismatch raises
     :class:`LineCountError` listing every file's count.
     """
-    counts = [count_lines(p) for p in paths]
-    if len(set(counts)) > 1:
-        detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))
-        raise LineCountError(f"parallel files have different numbers of lines ({detail})",
-                             path=str(paths[0]))
+    check_line_counts(paths)
     iters = [read_lines(p, encoding, errors) for p in paths]
     for lines in zip(*iters, strict=True):
         yield lines[0].number, [ln.text for ln in lines]

@@ -65,14 +65,16 @@ def main(argv: list[str] | None = None) -> int:
 
     def body() -> int:
         from .. import load
-        from ..convert import count_lines, m2_block_count, m2_to_m2, parallel_to_m2
+        from ..convert import m2_block_count, m2_to_m2, parallel_to_m2
         from ..progress import Progress
+        from ..textio import check_line_counts
 
-        annotator = load(args.lang, **backend_options(args))
+        # input problems found without reading the data are reported before the model loads
         if parallel:
-            state["total"] = count_lines(args.orig)
+            state["total"] = check_line_counts([args.orig, *args.cor])
         else:
             state["total"] = m2_block_count(args.m2_file)
+        annotator = load(args.lang, **backend_options(args))
         with Progress(state["total"], "errtype-m2", enabled=None if not args.quiet else False
                       ) as bar:
             def tick(n: int) -> None:
