@@ -7,7 +7,7 @@ classifier, default parser) instead of forking them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ..tokens import Sentence, Token
@@ -77,3 +77,42 @@ class Language(ABC):
     @abstractmethod
     def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> str:
         """The error type of ``edit`` (with M:/U:/R: prefix, or UNK)."""
+
+
+def prefixed_type(o: Sequence[Token], c: Sequence[Token], same_text: bool,
+                  one_sided: Callable[[Sequence[Token]], str],
+                  two_sided: Callable[[Sequence[Token], Sequence[Token]], str]) -> str:
+    """ERRANT's language-independent top level of typing.
+
+    UNK for an empty or detection-only edit; ``M:``/``U:`` + one_sided for insertions and
+    deletions; when the last tokens differ only in case and a side has several tokens, the last
+    token is dropped from both sides and typing starts again (so "Cat" -> "The cat" is M:DET);
+    otherwise ``R:`` + two_sided.
+    """
+    if not o and not c:
+        return "UNK"
+    if same_text and o and c:
+        return "UNK"
+    while o and c and o[-1].lower == c[-1].lower and (len(o) > 1 or len(c) > 1):
+        o, c = o[:-1], c[:-1]
+    if not o:
+        return "M:" + one_sided(c)
+    if not c:
+        return "U:" + one_sided(o)
+    return "R:" + two_sided(o, c)
+
+
+def linguistic_cost(o: Token, c: Token, char_cost: Callable[[str, str], float],
+                    content_pos: frozenset[str]) -> float:
+    """ERRANT's substitution cost: 0 for a case-only change, else lemma (0/0.499) + POS
+    (0 equal / 0.25 both content / 0.5) + character cost, summed in that order."""
+    if o.lower == c.lower:
+        return 0.0
+    lemma_cost = 0.0 if o.lemma == c.lemma else 0.499
+    if o.pos == c.pos:
+        pos_cost = 0.0
+    elif o.pos in content_pos and c.pos in content_pos:
+        pos_cost = 0.25
+    else:
+        pos_cost = 0.5
+    return (lemma_cost + pos_cost) + char_cost(o.text, c.text)

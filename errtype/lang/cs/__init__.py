@@ -14,7 +14,7 @@ from typing import Any
 from ...edit import Edit
 from ...errors import ResourceError
 from ...tokens import Sentence, Token
-from ..base import AlignOp, Language, Parser
+from ..base import AlignOp, Language, Parser, linguistic_cost
 from .charcost import difflib_cost, weighted_char_cost
 from .classifier import CzechClassifier
 from .spelling import default_lexicon
@@ -84,16 +84,7 @@ class Czech(Language):
     # --------------------------------------------------------------- alignment
     def substitution_cost(self, o: Token, c: Token) -> float:
         """ERRANT 2.0.0 cost: lemma + POS + (1 - difflib ratio); 0 for case-only changes."""
-        if o.lower == c.lower:
-            return 0.0
-        lemma_cost = 0.0 if o.lemma == c.lemma else 0.499
-        if o.pos == c.pos:
-            pos_cost = 0.0
-        elif o.pos in _CONTENT_POS and c.pos in _CONTENT_POS:
-            pos_cost = 0.25
-        else:
-            pos_cost = 0.5
-        return lemma_cost + pos_cost + difflib_cost(o.text, c.text)
+        return linguistic_cost(o, c, difflib_cost, _CONTENT_POS)
 
     def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return is_transposition_compatible([t.text for t in o], [t.text for t in c])

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 from ...edit import Edit
 from ...tokens import Sentence, Token
+from ..base import prefixed_type
 from .diacritics import ascii_fold, strip_quotes
 from .stemmer import cz_stem
 from .transposition import is_transposition_compatible
@@ -32,20 +33,8 @@ class CzechClassifier:
         """The type of ``edit`` with its M:/U:/R: prefix (or UNK)."""
         o_toks = orig[edit.o_start:edit.o_end]
         c_toks = cor[edit.c_start:edit.c_end]
-        return self._classify(o_toks, c_toks, edit.o_str == edit.c_str)
-
-    def _classify(self, o: Sequence[Token], c: Sequence[Token], same_str: bool) -> str:
-        if not o and not c:
-            return "UNK"
-        if not o:
-            return "M:" + one_sided(c)
-        if not c:
-            return "U:" + one_sided(o)
-        if same_str:
-            return "UNK"
-        if o[-1].lower == c[-1].lower and (len(o) > 1 or len(c) > 1):
-            return self._classify(o[:-1], c[:-1], False)
-        return "R:" + self.two_sided(o, c)
+        return prefixed_type(o_toks, c_toks, edit.o_str == edit.c_str, one_sided,
+                             self.two_sided)
 
     def two_sided(self, o: Sequence[Token], c: Sequence[Token]) -> str:
         """The type of a replacement (both sides non-empty), without prefix."""

@@ -10,7 +10,7 @@ from rapidfuzz.distance import Indel
 from ...edit import Edit
 from ...merge import RuleMerger
 from ...tokens import Sentence, Token
-from ..base import AlignOp, Language, Parser
+from ..base import AlignOp, Language, Parser, linguistic_cost
 from .classifier import classify_span
 
 #: spaCy pipelines tried, in order, when none is given
@@ -52,16 +52,7 @@ class English(Language):
         return SpacyParser(nlp, **options)
 
     def substitution_cost(self, o: Token, c: Token) -> float:
-        if o.lower == c.lower:
-            return 0.0
-        lemma_cost = 0.0 if o.lemma == c.lemma else 0.499
-        if o.pos == c.pos:
-            pos_cost = 0.0
-        elif o.pos in _CONTENT and c.pos in _CONTENT:
-            pos_cost = 0.25
-        else:
-            pos_cost = 0.5
-        return (lemma_cost + pos_cost) + Indel.normalized_distance(o.text, c.text)
+        return linguistic_cost(o, c, Indel.normalized_distance, _CONTENT)
 
     def substitution_matrix(self, orig: Sentence, cor: Sentence) -> list[list[float]] | None:
         """All substitution costs at once (numpy + rapidfuzz cdist; identical floats)."""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rapidfuzz.distance import Levenshtein
 
 from ...tokens import Sentence, Token
+from ..base import prefixed_type
 from . import lancaster
 from .resources import tag_map, word_list
 
@@ -24,17 +25,8 @@ Toks = Sequence[Token]
 def classify_span(o: Toks, c: Toks, o_str: str, c_str: str, orig: Sentence, cor: Sentence,
                   o_first: int, c_first: int) -> str:
     """Type of the edit whose sides are ``o`` (from orig[o_first]) and ``c`` (from cor[c_first])."""
-    if not o and not c:
-        return "UNK"
-    if not o:
-        return "M:" + one_sided(c)
-    if not c:
-        return "U:" + one_sided(o)
-    if o_str == c_str:
-        return "UNK"
-    if o[-1].lower == c[-1].lower and (len(o) > 1 or len(c) > 1):
-        return classify_span(o[:-1], c[:-1], o_str, c_str, orig, cor, o_first, c_first)
-    return "R:" + two_sided(o, c, orig, cor, o_first, c_first)
+    return prefixed_type(o, c, o_str == c_str, one_sided,
+                         lambda o2, c2: two_sided(o2, c2, orig, cor, o_first, c_first))
 
 
 def _pos(toks: Toks) -> list[str]:
