@@ -288,12 +288,31 @@ def reannotate_block(annotator: Annotator, block: M2Block, mode: str = "gold",
 def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str = "gold",
              minimise: bool = True, old_cats: bool = False, lev: bool = False,
              merging: str = "rules", progress: Callable[[int], None] | None = None,
-             encoding_errors: str = "strict") -> Report:
-    """Re-annotate every block of an M2 file and write the result atomically."""
+             encoding_errors: str = "strict", on_error: str = "fail") -> Report:
+    """Re-annotate every block of an M2 file and write the result atomically.
+
+    A block that cannot be re-annotated stops the run with an error naming its line, or with
+    ``on_error="skip"`` is written with a noop line per annotator and reported.
+    """
+    from .errors import ErrtypeError, InputError
+
     report = Report()
     with atomic_output(out) as fh:
         for block in read_m2(m2_path, errors=encoding_errors):
-            fh.write(reannotate_block(annotator, block, mode, minimise, old_cats, lev, merging))
+            try:
+                text = reannotate_block(annotator, block, mode, minimise, old_cats, lev, merging)
+            except Exception as exc:  # noqa: BLE001 - located, or skipped and reported
+                if on_error != "skip":
+                    if isinstance(exc, ErrtypeError):
+                        raise
+                    raise InputError(f"annotation failed: {type(exc).__name__}: {exc} (use "
+                                     "--on-error skip to write a noop block and continue)",
+                                     path=str(m2_path), line=block.line) from exc
+                report.skipped.append((block.line, f"{type(exc).__name__}: {exc}"))
+                text = format_block(block.source,
+                                    [noop_m2(a) for a in sorted(block.annotators() or [0],
+                                                                key=str)])
+            fh.write(text)
             report.blocks += 1
             if progress:
                 progress(1)

@@ -116,6 +116,9 @@ def count_lines(path: PathLike) -> int:
 def check_line_counts(paths: Sequence[PathLike]) -> int:
     """The common number of lines of parallel files; :class:`LineCountError` listing every
     file's count when they differ."""
+    if any(str(p) == "-" for p in paths):
+        raise InputError("standard input cannot be one of several parallel files (its lines "
+                         "cannot be counted before the work starts); give a file name", path="-")
     counts = [count_lines(p) for p in paths]
     if len(set(counts)) > 1:
         detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))

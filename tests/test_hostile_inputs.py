@@ -379,3 +379,40 @@ def test_unrelated_2000_token_pair_finishes(en: errtype.Annotator) -> None:
     edits = en.annotate(orig, cor)
     m2 = [errtype.M2Edit(e.o_start, e.o_end, e.type, e.c_str) for e in edits]
     assert apply(orig.split(), m2) == cor.split()
+
+
+def test_m2_mode_on_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                          capsys: pytest.CaptureFixture) -> None:
+    real = errtype.Annotator.import_edit
+
+    def flaky(self: errtype.Annotator, orig: object, cor: object, edit: object,
+              *a: object, **k: object) -> errtype.Edit:
+        if "boom" in cor.texts:  # type: ignore[attr-defined]
+            raise RuntimeError("tagger exploded")
+        return real(self, orig, cor, edit, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(errtype.Annotator, "import_edit", flaky)
+    m2 = write(tmp_path, "in.m2", "S a b\nA 0 1|||R:X|||c|||REQUIRED|||-NONE-|||0\n\n"
+               "S d e\nA 0 1|||R:X|||boom|||REQUIRED|||-NONE-|||3\n"
+               "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n\nS f\n")
+    out = tmp_path / "out.m2"
+    assert cli.main(["-gold", str(m2), "-out", str(out), "-q"]) == 2
+    assert capsys.readouterr().err == (
+        f"errtype-m2: error: {m2}, line 4: annotation failed: RuntimeError: tagger exploded "
+        "(use --on-error skip to write a noop block and continue)\n")
+    assert not out.exists() and list(tmp_path.glob(".out.m2*")) == []
+    assert cli.main(["-gold", str(m2), "-out", str(out), "--on-error", "skip"]) == 0
+    blocks = out.read_text(encoding="utf-8").split("\n\n")[:-1]
+    assert blocks[1:] == ["S d e\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1\n"
+                          "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||3", "S f"]
+    err = capsys.readouterr().err
+    assert "errtype-m2: skipped line 4: RuntimeError: tagger exploded\n" in err
+    assert "3 sentences written" in err and "1 sentences skipped" in err
+
+
+def test_standard_input_is_refused_as_a_parallel_file(tmp_path: Path) -> None:
+    c = lines_file(tmp_path, "cor.txt", ["a"])
+    with pytest.raises(InputError) as info:
+        next(read_parallel(["-", c]))
+    assert str(info.value) == ("-: standard input cannot be one of several parallel files (its "
+                               "lines cannot be counted before the work starts); give a file name")

@@ -92,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
                                   mode="gold" if args.gold else "auto",
                                   minimise=not args.no_min, old_cats=args.old_cats,
                                   lev=args.lev, merging=args.merge, progress=tick,
-                                  encoding_errors=args.encoding_errors)
+                                  encoding_errors=args.encoding_errors,
+                                  on_error=args.on_error)
         for line, reason in report.skipped:
             print(f"{PROG}: skipped line {line}: {reason}", file=sys.stderr)
         if not args.quiet:
