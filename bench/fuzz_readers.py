@@ -137,12 +137,12 @@ def fuzz(m2_budget: int, parallel_budget: int, seed: int | None = None) -> dict[
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
 
-        @settings(max_examples=m2_budget, **common)
+        @settings(max_examples=max(m2_budget, 1), **common)
         @given(_inputs(SEEDS_M2))
         def m2_target(data: bytes) -> None:
             tallies["m2"].run(lambda: check_m2(data, folder))
 
-        @settings(max_examples=parallel_budget, **common)
+        @settings(max_examples=max(parallel_budget, 1), **common)
         @given(st.lists(_inputs(SEEDS_TEXT), min_size=1, max_size=3))
         def parallel_target(files: list[bytes]) -> None:
             tallies["parallel"].run(lambda: check_parallel(files, folder))

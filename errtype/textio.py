@@ -56,6 +56,8 @@ def decode_lines(
             raw = raw[:-1]
         bom = encoding.lower() in {"utf-8", "utf8"} and raw.startswith(b"\xef\xbb\xbf")
         if number == 1 and bom:
+            if offset == 3:  # a file holding only a BOM is empty
+                return
             raw = raw[3:]
             start += 3
         try:
@@ -106,8 +108,15 @@ def count_lines(path: PathLike) -> int:
     """Number of lines (a final line without newline counts; an empty file has none)."""
     n = 0
     last = b"\n"
+    size = 0
     with _open_binary(path) as fh:
         while block := fh.read(1 << 20):
+            if not size and block == b"\xef\xbb\xbf":
+                more = fh.read(1)
+                if not more:
+                    return 0  # only a BOM: an empty file
+                block += more
+            size += len(block)
             n += block.count(b"\n")
             last = block[-1:]
     return n + (last != b"\n")

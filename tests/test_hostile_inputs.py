@@ -416,3 +416,11 @@ def test_standard_input_is_refused_as_a_parallel_file(tmp_path: Path) -> None:
         next(read_parallel(["-", c]))
     assert str(info.value) == ("-: standard input cannot be one of several parallel files (its "
                                "lines cannot be counted before the work starts); give a file name")
+
+
+def test_a_file_holding_only_a_bom_is_empty(tmp_path: Path) -> None:
+    bom = write(tmp_path, "bom.txt", b"\xef\xbb\xbf")
+    empty = write(tmp_path, "empty.txt", b"")
+    assert count_lines(bom) == 0 and list(read_lines(bom)) == []
+    assert list(read_parallel([bom, empty])) == []
+    assert [ln.text for ln in read_lines(write(tmp_path, "b.txt", b"\xef\xbb\xbf\n"))] == [""]

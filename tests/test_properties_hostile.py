@@ -90,7 +90,7 @@ def test_english_random_pairs(pairs: list[tuple[str, str]]) -> None:
     check_pairs("en", pairs)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_pairs(_CS_WORDS))
 def test_czech_random_pairs(pairs: list[tuple[str, str]]) -> None:
     pytest.importorskip("cs_core_news_sm")
