@@ -424,3 +424,20 @@ def test_a_file_holding_only_a_bom_is_empty(tmp_path: Path) -> None:
     assert count_lines(bom) == 0 and list(read_lines(bom)) == []
     assert list(read_parallel([bom, empty])) == []
     assert [ln.text for ln in read_lines(write(tmp_path, "b.txt", b"\xef\xbb\xbf\n"))] == [""]
+
+
+def test_library_code_never_prints_or_exits() -> None:
+    import ast
+
+    offenders = []
+    for path in sorted((ROOT / "errtype").rglob("*.py")):
+        if "cli" in path.relative_to(ROOT / "errtype").parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(
+                    f, ast.Attribute) else ""
+                if name in {"print", "exit", "_exit", "quit"}:
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}()")
+    assert offenders == []
