@@ -121,3 +121,34 @@ def test_quirks_every_line_gives_a_block(tmp_path: Path) -> None:
         head = block.split("\n")[0]
         ours = next(b for b in blocks if b.split("\n")[0] == head)
         assert set(block.split("\n")) <= set(ours.split("\n"))
+
+
+def test_same_edits_as_errant_on_jfleg_and_conll(shared: type) -> None:
+    """Differential check against the reference implementation (the `bench` extra installs it):
+    the same spaCy pipeline object, JFLEG dev (ref0) + CoNLL-2014 CAMB, every edit and type."""
+    try:
+        import errant
+    except Exception as exc:  # noqa: BLE001 - not installed, or its imports fail
+        pytest.skip(f"errant 3.0.2 not importable (pip install '.[bench]'): {exc}")
+    import errtype
+
+    src = shared.path("jfleg", "dev.src").read_text(encoding="utf-8").splitlines()
+    ref = shared.path("jfleg", "dev.ref0").read_text(encoding="utf-8").splitlines()
+    inp = shared.path("conll14", "systems", "INPUT").read_text(encoding="utf-8").splitlines()
+    camb = shared.path("conll14", "systems", "CAMB").read_text(encoding="utf-8").splitlines()
+    pairs = [(o.strip(), c.strip()) for o, c in [*zip(src, ref, strict=True),
+                                                 *zip(inp, camb, strict=True)]]
+    pairs = [(o, c) for o, c in pairs if o and c]
+    ours = errtype.load("en")
+    peer = errant.load("en", nlp=ours.parser.nlp)
+    sents = list(ours.parser.parse_many([t for p in pairs for t in p]))
+    differ = []
+    for n, (o, c) in enumerate(pairs):
+        want = [(e.o_start, e.o_end, e.c_start, e.c_end, e.type, e.c_str)
+                for e in peer.annotate(peer.parse(o), peer.parse(c))]
+        got = [(e.o_start, e.o_end, e.c_start, e.c_end, e.type, e.c_str)
+               for e in ours.annotate(sents[2 * n], sents[2 * n + 1])]
+        if got != want:
+            differ.append((o, c, got, want))
+    assert len(pairs) > 2000
+    assert not differ, differ[:3]
