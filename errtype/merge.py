@@ -18,7 +18,8 @@ STRATEGIES = ("rules", "all-split", "all-merge", "all-equal")
 #: Longest run of non-matching alignment operations the rule merger examines as one unit. The
 #: rules test every sub-span of a run (cubic in its length: a 1,000-token rewrite takes minutes),
 #: so a longer run is processed in consecutive chunks of this size. Real corrections never come
-#: near it; only unrelated or misaligned pairs do, and their work stays bounded.
+#: near it; only unrelated or misaligned pairs do, and their work stays bounded. Set it to 0 (CLI:
+#: ``--merge-run-limit 0``) for ERRANT's unbounded behaviour.
 MAX_RULE_RUN = 100
 Span = tuple[int, int, int, int]
 _PUNCT_CHARS = string.punctuation
@@ -87,8 +88,9 @@ class RuleMerger:
                 out.extend(_span(a) for a in group)
             else:
                 run = list(group)
-                for k in range(0, len(run), MAX_RULE_RUN):
-                    out.extend(self._process(run[k:k + MAX_RULE_RUN], orig, cor))
+                size = MAX_RULE_RUN if MAX_RULE_RUN > 0 else len(run) or 1
+                for k in range(0, len(run), size):
+                    out.extend(self._process(run[k:k + size], orig, cor))
         return out
 
     def _process(self, seq: list[AlignOp], orig: Sentence, cor: Sentence) -> list[Span]:

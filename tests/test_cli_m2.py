@@ -124,3 +124,28 @@ def test_jobs_give_identical_ordered_output(tmp_path: Path) -> None:
                      "--batch-size", "5"]) == 0
     assert one.read_bytes() == two.read_bytes()
     assert one.read_text(encoding="utf-8").count("\nS ") + 1 == len(orig)
+
+
+def test_merge_run_limit_switch() -> None:
+    """Runs longer than the limit are merged in chunks; 0 restores ERRANT's unbounded merging."""
+    from errtype import merge
+    from errtype.align import align
+    from errtype.lang import get_language
+    from errtype.tokens import Sentence, Token
+
+    en = get_language("en")
+    orig = Sentence([Token("I", "I", "PRON"), Token("want", "want", "VERB"),
+                     Token("to", "to", "PART"), Token("go", "go", "VERB")])
+    cor = Sentence([Token("I", "I", "PRON"), Token("wanted", "want", "VERB"),
+                    Token("going", "go", "VERB")])
+    seq = align(orig, cor, en).align_seq
+    try:
+        merge.MAX_RULE_RUN = 0
+        unbounded = merge.merge(seq, orig, cor, en)
+        merge.MAX_RULE_RUN = 2
+        chunked = merge.merge(seq, orig, cor, en)
+    finally:
+        merge.MAX_RULE_RUN = 100
+    assert unbounded == [(1, 4, 1, 3)]          # ERRANT: one verb-phrase edit
+    assert len(chunked) == 2 and chunked != unbounded
+    assert merge.merge(seq, orig, cor, en) == unbounded  # default limit 100

@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--errant-noop", action="store_true",
                    help="ERRANT's noop rule: a correction differing only in whitespace gets no "
                         "line at all (default: a noop line, so no annotator is lost)")
+    p.add_argument("--merge-run-limit", type=int, default=None, metavar="N",
+                   help="rule merging examines runs of at most N non-matching tokens at a time "
+                        "(default 100; 0 = unbounded, exactly as ERRANT, cubic on long rewrites)")
     p.add_argument("--jobs", "-j", type=int, default=1,
                    help="worker processes for parallel mode (default: 1)")
     p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
@@ -74,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
             state["total"] = check_line_counts([args.orig, *args.cor])
         else:
             state["total"] = m2_block_count(args.m2_file)
+        if args.merge_run_limit is not None:
+            from .. import merge
+
+            merge.MAX_RULE_RUN = args.merge_run_limit
         annotator = load(args.lang, **backend_options(args))
         with Progress(state["total"], "errtype-m2", enabled=None if not args.quiet else False
                       ) as bar:
