@@ -117,8 +117,9 @@ def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = N
         if text.startswith("S ") or stripped == "S":
             if block is not None:
                 yield block
-            src = text[2:].rstrip("\r\n")
-            block = M2Block(src.rstrip(" \t"), [], number)
+            # trailing whitespace of any kind is not part of the sentence (and would not survive
+            # a round trip: a final '\r' is a line terminator)
+            block = M2Block(text[2:].rstrip(), [], number)
             n_tokens = len(block.tokens)
         elif text.startswith("A "):
             if block is None:

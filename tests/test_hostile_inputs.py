@@ -155,13 +155,14 @@ VALID = ("S a b c\nA 0 1|||R:X|||y|||REQUIRED|||-NONE-|||0\nA -1 -1|||noop|||-NO
     "\n\n" + VALID,                           # leading blank lines
     "\ufeff" + VALID.replace("\n", "\r\n"),   # BOM + CRLF
     VALID.replace("S a b c\n", "S a b c  \n"),  # trailing spaces on S
+    VALID.replace("S a b c\n", "S a b c\r \x0c\u2028\r\n"),  # any trailing whitespace (fuzzer)
 ])
 def test_valid_m2_variants_read_exactly(tmp_path: Path, variant: str) -> None:
     blocks = list(read_m2(write(tmp_path, "ok.m2", variant)))
     assert "".join(b.to_m2() for b in blocks) == VALID
     assert [b.source for b in blocks] == ["a b c", "", "x"]
     assert [e.cor for e in blocks[2].edits] == ["|", "|a|b |"]  # '|' at either end of a field
-    assert list(read_m2([variant])) == blocks == list(read_m2(variant.splitlines(True)))
+    assert list(read_m2([variant])) == blocks == list(read_m2(io.StringIO(variant)))
 
 
 def test_m2_reader_replace_mode_and_encoding_error(tmp_path: Path) -> None:
