@@ -7,6 +7,7 @@ deletion] with the first minimum winning (T > S > I > D), and a single back-trac
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import inf
@@ -41,12 +42,13 @@ class Alignment:
 
 
 class _DiagonalIndex:
-    """O(1) transposition search for key-based tests (multisets of per-token keys).
+    """Fast transposition search for key-based tests (multisets of per-token keys).
 
     Window orig[a:i+1] / cor[b:j+1] (a - b == i - j) is a permutation iff the prefix-count
     difference vectors at points (a, b) and (i+1, j+1) are equal; a random-weight prefix sum
     H(x, y) = Ro[x] - Rc[y] fingerprints them, and every hit is verified exactly. Per diagonal we
-    keep the latest point of each fingerprint and the latest "free" step (where the walk stops).
+    keep the points of each fingerprint (ascending) and the latest "free" step (where the walk
+    stops).
     """
 
     def __init__(self, o_keys: Sequence[object], c_keys: Sequence[object]) -> None:
@@ -61,23 +63,27 @@ class _DiagonalIndex:
         for key in c_keys:
             self.rc.append(self.rc[-1] + weight.setdefault(key, rnd.getrandbits(62)))
         self.o_keys, self.c_keys = o_keys, c_keys
-        self.seen: dict[int, dict[int, int]] = {}
+        self.seen: dict[int, dict[int, list[int]]] = {}
         self.free: dict[int, int] = {}
 
     def add_point(self, a: int, b: int) -> None:
         """Make point (a, b) available as a window start."""
-        self.seen.setdefault(a - b, {})[self.ro[a] - self.rc[b]] = a
+        self.seen.setdefault(a - b, {}).setdefault(self.ro[a] - self.rc[b], []).append(a)
 
     def mark_free(self, a: int, b: int) -> None:
         """The diagonal step into (a, b) costs nothing: walks from later cells stop there."""
         self.free[a - b] = a
 
-    def find(self, i: int, j: int) -> int:
-        """Smallest walkable k with a permutation window for cell (i+1, j+1), or 0."""
+    def find(self, i: int, j: int, min_k: int = 1) -> int:
+        """Smallest walkable k >= min_k with a permutation window for cell (i+1, j+1), or 0."""
         d = i - j
-        a = self.seen.get(d, {}).get(self.ro[i + 1] - self.rc[j + 1])
-        if a is None or a < self.free.get(d, -1):
+        points = self.seen.get(d, {}).get(self.ro[i + 1] - self.rc[j + 1])
+        if not points:
             return 0
+        pos = bisect_right(points, i - min_k) - 1
+        if pos < 0 or points[pos] < self.free.get(d, -1):
+            return 0
+        a = points[pos]
         k = i - a
         if sorted(self.o_keys[a:i + 1]) != sorted(self.c_keys[j - k:j + 1]):  # type: ignore[type-var]
             return -1  # fingerprint collision: let the caller walk
@@ -103,6 +109,7 @@ def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False) -> A
     o_keys = None if lev else lang.transposition_keys(orig)
     c_keys = None if (lev or o_keys is None) else lang.transposition_keys(cor)
     index = _DiagonalIndex(o_keys, c_keys) if o_keys is not None and c_keys is not None else None
+    key_k = max(lang.transposition_key_window - 1, 1)  # first k the index answers
     transposable = lang.transposable
 
     def window_test(i: int, j: int, k: int) -> bool:
@@ -131,11 +138,28 @@ def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False) -> A
             else:
                 sub_cost = prev_row[j] + (sub_row[j] if sub_row is not None
                                           else subcost(o_tok, c_toks[j]))
-                k = index.find(i, j) if index is not None else -1
-                if k > 0:
-                    trans_cost = cost[i - k][j - k] + k
-                    t_size = k + 1
-                k = 1 if k < 0 else i + j + 2  # walk only without (or on a collision in) the index
+                k = 1
+                if index is not None:
+                    # short windows (k < key_k) are walked and tested as usual; the index answers
+                    # for longer ones, which the walk would reach only through costly steps
+                    while k < key_k and i - k >= 0 and j - k >= 0:
+                        later, earlier = cost[i - k + 1][j - k + 1], cost[i - k][j - k]
+                        if (later - earlier <= 0) if strict else (later == earlier):
+                            k = i + j + 2
+                            break
+                        if window_test(i, j, k):
+                            trans_cost = earlier + k
+                            t_size = k + 1
+                            k = i + j + 2
+                            break
+                        k += 1
+                    if k == key_k:
+                        found = index.find(i, j, key_k)
+                        if found > 0:
+                            trans_cost = cost[i - found][j - found] + found
+                            t_size = found + 1
+                        # on a fingerprint collision (-1), walk on from key_k
+                        k = key_k if found < 0 else i + j + 2
                 while i - k >= 0 and j - k >= 0:
                     later, earlier = cost[i - k + 1][j - k + 1], cost[i - k][j - k]
                     if (later - earlier <= 0) if strict else (later == earlier):
@@ -155,7 +179,7 @@ def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False) -> A
                 best, op = del_cost, "D"
             row[j + 1] = best
             op_row[j + 1] = f"T{t_size}" if op == "T" else op
-            if index is not None and best == prev_row[j]:
+            if index is not None and ((best <= prev_row[j]) if strict else (best == prev_row[j])):
                 index.mark_free(i + 1, j + 1)
     return Alignment(orig, cor, cost, ops, _backtrace(ops, n, m))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,3 +72,83 @@ def test_unrelated_long_pair_never_walks() -> None:
     al = align(o, c, lang)
     assert CountingEnglish.calls == 0
     assert len(al.align_seq) >= 400 and not any(a.op[0] == "T" for a in al.align_seq)
+
+
+class PlainCzech(__import__("errtype.lang.cs", fromlist=["Czech"]).Czech):
+    def transposition_keys(self, sent: Sentence) -> None:
+        return None
+
+
+_CS_FAST: list = []
+
+
+def _czech_pair() -> tuple:
+    if not _CS_FAST:
+        from errtype.lang.cs import Czech
+
+        lexicon = lambda w: True  # noqa: E731 - no spelling lexicon needed for alignment
+        _CS_FAST.append((Czech(is_valid_word=lexicon), PlainCzech(is_valid_word=lexicon)))
+    return _CS_FAST[0]
+
+
+cs_words = st.sampled_from(["mas", "máš", "se", "dneska", "byl", "bil", "Byl", "a", "i", "y"])
+
+
+@st.composite
+def czech_pairs(draw: st.DrawFn) -> tuple[Sentence, Sentence]:
+    toks = draw(st.lists(cs_words, min_size=0, max_size=14))
+    cor = list(toks)
+    if len(cor) > 1:  # move a block so that long reorderings occur
+        a = draw(st.integers(0, len(cor) - 1))
+        b = draw(st.integers(a, len(cor)))
+        block = cor[a:b]
+        del cor[a:b]
+        at = draw(st.integers(0, len(cor)))
+        cor[at:at] = block
+    cor += draw(st.lists(cs_words, max_size=2))
+
+    def sent(words: list[str]) -> Sentence:
+        return Sentence([Token(w, w.lower(), draw(poses)) for w in words])
+
+    return sent(toks), sent(cor)
+
+
+@settings(max_examples=300, deadline=None)
+@given(czech_pairs())
+def test_czech_fast_path_equals_plain_walk(pair: tuple[Sentence, Sentence]) -> None:
+    fast_lang, plain_lang = _czech_pair()
+    orig, cor = pair
+    fast, plain = align(orig, cor, fast_lang), align(orig, cor, plain_lang)
+    assert fast.op_matrix == plain.op_matrix
+    assert fast.cost_matrix == plain.cost_matrix
+
+
+@pytest.mark.parametrize("words,moved", [
+    ("a b c d e f", "f e d c b a"),
+    ("ab cd ef gh ij kl", "cd ef gh ij kl ab"),
+    ("Ab cd ef gh ij kl", "kl cd ef gh ij ab"),
+])
+def test_czech_long_reorderings_equal_plain_walk(words: str, moved: str) -> None:
+    fast_lang, plain_lang = _czech_pair()
+    orig = Sentence([Token(w, w.lower(), "NOUN") for w in ["x", *words.split(), "y"]])
+    cor = Sentence([Token(w, w.lower(), "NOUN") for w in ["x", *moved.split(), "y"]])
+    fast, plain = align(orig, cor, fast_lang), align(orig, cor, plain_lang)
+    assert fast.op_matrix == plain.op_matrix and fast.align_seq == plain.align_seq
+
+
+def test_czech_unrelated_long_pair_walks_only_short_windows() -> None:
+    """Bounded work: the fuzzy test runs only for windows of at most 5 tokens."""
+    from errtype.lang.cs import Czech
+
+    sizes: list[int] = []
+
+    class Counting(Czech):
+        def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+            sizes.append(len(o))
+            return super().transposable(o, c)
+
+    lang = Counting(is_valid_word=lambda w: True)
+    orig = Sentence([Token(f"o{i % 53}", f"o{i % 53}", "NOUN") for i in range(150)])
+    cor = Sentence([Token(f"c{i % 47}", f"c{i % 47}", "VERB") for i in range(150)])
+    align(orig, cor, lang)
+    assert sizes and max(sizes) <= 5

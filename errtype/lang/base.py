@@ -63,9 +63,14 @@ class Language(ABC):
         """
         return None
 
+    #: smallest window (tokens per side) from which ``transposable`` is exactly "the multisets of
+    #: the ``transposition_keys`` are equal"; shorter windows are tested with ``transposable``
+    transposition_key_window: int = 2
+
     def transposition_keys(self, sent: Sentence) -> Sequence[object] | None:
-        """Optional fast path: when ``transposable`` is "the multisets of these per-token keys are
-        equal", return the keys (the aligner then tests windows incrementally), else None."""
+        """Optional fast path: per-token keys whose multiset equality decides ``transposable`` for
+        windows of at least ``transposition_key_window`` tokens (the aligner then finds such
+        windows in O(1) instead of walking), else None."""
         return None
 
     @abstractmethod

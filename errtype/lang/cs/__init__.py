@@ -89,6 +89,12 @@ class Czech(Language):
     def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return is_transposition_compatible([t.text for t in o], [t.text for t in c])
 
+    #: windows of more than 5 tokens are exact case-insensitive reorderings (found by the index)
+    transposition_key_window = 6
+
+    def transposition_keys(self, sent: Sentence) -> Sequence[object]:
+        return [t.text.lower() for t in sent]
+
     # ----------------------------------------------------------------- merging
     def merge_rules(
         self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
