@@ -65,7 +65,7 @@ def decode_lines(
         except UnicodeDecodeError as exc:
             raise EncodingError(
                 f"invalid {encoding} byte {raw[exc.start:exc.start + 1]!r} "
-                f"(use --encoding-errors replace to substitute U+FFFD)",
+                f"(errtype-m2 and errtype-compare: --encoding-errors replace substitutes U+FFFD)",
                 path=name, line=number, offset=start + exc.start,
             ) from None
         yield Line(number, text, start)

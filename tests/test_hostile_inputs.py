@@ -65,7 +65,8 @@ def test_invalid_utf8_names_file_line_and_byte(tmp_path: Path, data: bytes, line
     err = info.value
     assert (err.path, err.line, err.offset) == (str(path), line, offset)
     assert str(err) == (f"{path}, line {line}, byte {offset}: invalid utf-8 byte {byte} "
-                        "(use --encoding-errors replace to substitute U+FFFD)")
+                        "(errtype-m2 and errtype-compare: --encoding-errors replace "
+                        "substitutes U+FFFD)")
     assert isinstance(err, InputError) and isinstance(err, ValueError)
     replaced = [ln.text for ln in read_lines(path, errors="replace")]
     assert "\ufffd" in replaced[line - 1]
@@ -236,7 +237,7 @@ def test_invalid_utf8_fails_cleanly_or_is_replaced(tmp_path: Path,
     assert cli.main(["-orig", str(o), "-cor", c, "-out", str(out), "-q"]) == 2
     assert capsys.readouterr().err == (
         f"errtype-m2: error: {o}, line 2, byte 12: invalid utf-8 byte b'\\xe9' "
-        "(use --encoding-errors replace to substitute U+FFFD)\n")
+        "(errtype-m2 and errtype-compare: --encoding-errors replace substitutes U+FFFD)\n")
     assert not out.exists() and list(tmp_path.glob(".out.m2*")) == []
     assert cli.main(["-orig", str(o), "-cor", c, "-out", str(out), "-q",
                      "--encoding-errors", "replace"]) == 0

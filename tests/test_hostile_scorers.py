@@ -13,7 +13,7 @@ from errtype.cli import compare, gleu, m2score, meta, ratio, scribendi
 
 GOOD = ("S a b .\nA 0 1|||R:DET|||the|||REQUIRED|||-NONE-|||0\n\n"
         "S c d .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
-UTF8 = "(use --encoding-errors replace to substitute U+FFFD)"
+UTF8 = "(errtype-m2 and errtype-compare: --encoding-errors replace substitutes U+FFFD)"
 
 
 @pytest.fixture
