@@ -94,10 +94,8 @@ class CzechClassifier:
         return "OTHER"
 
 
-def one_sided(toks: Sequence[Token]) -> str:
-    """Type of an insertion or deletion, without prefix."""
-    pos = {t.pos for t in toks}
-    deps = {t.dep for t in toks}
+def _shared_tag(pos: set[str], deps: set[str]) -> str | None:
+    """The one UPOS all tokens share (unless rare), else the one mapped dependency, else None."""
     if len(pos) == 1:
         (p,) = pos
         if p not in RARE_POS:
@@ -106,22 +104,23 @@ def one_sided(toks: Sequence[Token]) -> str:
         (d,) = deps
         if d in DEP_MAP:
             return DEP_MAP[d]
-    if pos == {"AUX", "VERB"}:
-        return "VERB"
-    return "OTHER"
+    return None
+
+
+def one_sided(toks: Sequence[Token]) -> str:
+    """Type of an insertion or deletion, without prefix."""
+    pos = {t.pos for t in toks}
+    found = _shared_tag(pos, {t.dep for t in toks})
+    if found:
+        return found
+    return "VERB" if pos == {"AUX", "VERB"} else "OTHER"
 
 
 def _multi(o: Sequence[Token], c: Sequence[Token]) -> str:
     pos = {t.pos for t in o} | {t.pos for t in c}
-    deps = {t.dep for t in o} | {t.dep for t in c}
-    if len(pos) == 1:
-        (p,) = pos
-        if p not in RARE_POS:
-            return p
-    if len(deps) == 1:
-        (d,) = deps
-        if d in DEP_MAP:
-            return DEP_MAP[d]
+    found = _shared_tag(pos, {t.dep for t in o} | {t.dep for t in c})
+    if found:
+        return found
     if pos == {"AUX", "VERB"}:
         return "VERB:INFL" if o[-1].lemma == c[-1].lemma else "VERB"
     return "OTHER"
