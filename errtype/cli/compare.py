@@ -89,10 +89,7 @@ def _mode(args: argparse.Namespace) -> str:
 
 
 def _write(target: str, text: str) -> None:
-    if target == "-":
-        sys.stdout.write(text)
-        return
-    from ..textio import atomic_output
+    from ..textio import atomic_output  # "-" writes to standard output
 
     with atomic_output(target) as fh:
         fh.write(text)

@@ -128,6 +128,15 @@ def coder_edits(
     return coders
 
 
+def _count(cats: dict[str, Counts], types: Sequence[str], slot: int) -> None:
+    """Add one to column ``slot`` (0 TP, 1 FP, 2 FN) of each type's ``[TP, FP, FN]``."""
+    for t in types:
+        c = cats.get(t)
+        if c is None:
+            c = cats[t] = [0, 0, 0]
+        c[slot] += 1
+
+
 def compare_edits(hyp: CoderEdits, ref: CoderEdits) -> tuple[int, int, int, dict[str, Counts]]:
     """TP, FP, FN and per-type ``[TP, FP, FN]`` of one hypothesis coder against one reference.
 
@@ -143,30 +152,15 @@ def compare_edits(hyp: CoderEdits, ref: CoderEdits) -> tuple[int, int, int, dict
         rtypes = ref.get(key)
         if rtypes is not None:
             tp += len(rtypes)
-            for t in rtypes:
-                c = cats.get(t)
-                if c is None:
-                    cats[t] = [1, 0, 0]
-                else:
-                    c[0] += 1
+            _count(cats, rtypes, 0)
         else:
             fp += len(types)
-            for t in types:
-                c = cats.get(t)
-                if c is None:
-                    cats[t] = [0, 1, 0]
-                else:
-                    c[1] += 1
+            _count(cats, types, 1)
     for key, types in ref.items():
         if types[0] == NOOP or key in hyp:
             continue
         fn += len(types)
-        for t in types:
-            c = cats.get(t)
-            if c is None:
-                cats[t] = [0, 0, 1]
-            else:
-                c[2] += 1
+        _count(cats, types, 2)
     return tp, fp, fn, cats
 
 
