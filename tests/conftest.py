@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+
+from errtype.m2 import M2Edit
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ERRTYPE_SHARED", ROOT.parent / "shared"))
@@ -28,3 +31,13 @@ def shared() -> type:
         path = staticmethod(shared_path)
 
     return _Shared
+
+
+def apply_m2(tokens: Sequence[str], edits: Sequence[M2Edit]) -> list[str]:
+    """The correction an M2 annotator's edits describe (noops ignored, edits in span order)."""
+    out, shift = list(tokens), 0
+    for e in sorted((e for e in edits if e.start >= 0), key=lambda e: (e.start, e.end)):
+        new = e.cor.split()
+        out[e.start + shift:e.end + shift] = new
+        shift += len(new) - (e.end - e.start)
+    return out

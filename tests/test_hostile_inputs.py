@@ -18,6 +18,8 @@ from errtype import EncodingError, InputError, LineCountError, M2FormatError, re
 from errtype.cli import m2 as cli
 from errtype.textio import count_lines, read_lines, read_parallel
 
+from .conftest import apply_m2
+
 ROOT = Path(__file__).resolve().parents[1]
 NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
 
@@ -30,16 +32,6 @@ def write(folder: Path, name: str, data: str | bytes) -> Path:
 
 def lines_file(folder: Path, name: str, lines: list[str]) -> str:
     return str(write(folder, name, "".join(x + "\n" for x in lines)))
-
-
-def apply(tokens: list[str], edits: list[errtype.M2Edit]) -> list[str]:
-    """The correction an M2 annotator's edits describe."""
-    out, shift = list(tokens), 0
-    for e in sorted((e for e in edits if e.start >= 0), key=lambda e: (e.start, e.end)):
-        new = e.cor.split()
-        out[e.start + shift:e.end + shift] = new
-        shift += len(new) - (e.end - e.start)
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -212,7 +204,7 @@ def test_hostile_lines_give_one_exact_block_each(tmp_path: Path) -> None:
     assert len(blocks) == len(HOSTILE)
     for (orig, cor, _), block in zip(HOSTILE, blocks, strict=True):
         assert block.tokens == orig.split()
-        assert apply(block.tokens, block.edits) == cor.split()
+        assert apply_m2(block.tokens, block.edits) == cor.split()
     assert "".join(b.to_m2() for b in blocks) == text
 
 
@@ -225,7 +217,7 @@ def test_very_long_sentences(tmp_path: Path) -> None:
     assert cli.main(["-orig", o, "-cor", c, "-out", str(out), "-q"]) == 0
     blocks = list(read_m2(out))
     assert [len(b.tokens) for b in blocks] == [1500, 1]
-    assert apply(blocks[0].tokens, blocks[0].edits) == long_c.split()
+    assert apply_m2(blocks[0].tokens, blocks[0].edits) == long_c.split()
     assert len(blocks[0].edits) == 5 and files
 
 
@@ -349,7 +341,7 @@ def test_api_on_hostile_strings(en: errtype.Annotator, capsys: pytest.CaptureFix
         assert edits == en.annotate(orig, cor)
         blocks = list(read_m2([f"S {' '.join(orig.split())}\n",
                                *(e.to_m2() + "\n" for e in edits)]))
-        assert len(blocks) == 1 and apply(blocks[0].tokens, blocks[0].edits) == cor.split()
+        assert len(blocks) == 1 and apply_m2(blocks[0].tokens, blocks[0].edits) == cor.split()
     assert errtype.annotate("", "") == [] and errtype.annotate("same", "same") == []
     stream = list(en.annotate_stream([(h[0], [h[1], h[0]]) for h in HOSTILE], batch_size=5))
     assert len(stream) == len(HOSTILE) and all(a.noop[1] for a in stream)
@@ -380,7 +372,7 @@ def test_unrelated_2000_token_pair_finishes(en: errtype.Annotator) -> None:
     cor = " ".join(rnd.choice(b) for _ in range(2000))
     edits = en.annotate(orig, cor)
     m2 = [errtype.M2Edit(e.o_start, e.o_end, e.type, e.c_str) for e in edits]
-    assert apply(orig.split(), m2) == cor.split()
+    assert apply_m2(orig.split(), m2) == cor.split()
 
 
 def test_m2_mode_on_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -15,6 +15,8 @@ import errtype
 from errtype.convert import parallel_to_m2
 from errtype.m2 import M2Block, M2Edit, read_m2
 
+from .conftest import apply_m2
+
 # Words: real words (so that edits get typed like real ones) or arbitrary Unicode without
 # whitespace or surrogates: controls, zero-width and format characters, non-BMP, any script.
 _CHARS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\n")
@@ -38,15 +40,6 @@ def _pairs(words: st.SearchStrategy[str]) -> st.SearchStrategy[list[tuple[str, s
         st.just(o), _line(words),
         st.lists(st.sampled_from(o.split() or ["x"]), max_size=14).map(" ".join))))
     return st.lists(pair, min_size=1, max_size=6)
-
-
-def apply(tokens: list[str], edits: list[M2Edit]) -> list[str]:
-    out, shift = list(tokens), 0
-    for e in sorted((e for e in edits if e.start >= 0), key=lambda e: (e.start, e.end)):
-        new = e.cor.split()
-        out[e.start + shift:e.end + shift] = new
-        shift += len(new) - (e.end - e.start)
-    return out
 
 
 _ANNOTATORS: dict[str, errtype.Annotator] = {}
@@ -74,13 +67,13 @@ def check_pairs(lang: str, pairs: list[tuple[str, str]]) -> None:
         for (o, c), block in zip(pairs, blocks, strict=True):
             assert block.tokens == o.split()
             assert block.annotators() == [0]
-            assert apply(block.tokens, block.edits) == c.split()
+            assert apply_m2(block.tokens, block.edits) == c.split()
             if o.split() == c.split():
                 assert [e.is_noop for e in block.edits] == [True]
         assert "".join(b.to_m2() for b in blocks) == text  # write -> read -> write
     for o, c in pairs:  # the API gives the same edits
         edits = ann.annotate(o, c)
-        assert apply(o.split(), [M2Edit(e.o_start, e.o_end, e.type, e.c_str) for e in edits]) \
+        assert apply_m2(o.split(), [M2Edit(e.o_start, e.o_end, e.type, e.c_str) for e in edits]) \
             == c.split()
 
 
