@@ -10,13 +10,12 @@ from .errors import ResourceError
 
 def resource_path(name: str) -> Path:
     """Path of a vendored resource file, installed or in a source checkout."""
+    local = Path(__file__).resolve().parents[1] / "resources" / name
     try:
-        candidate = Path(str(resources.files("errtype.resources").joinpath(name)))
+        installed = Path(str(resources.files("errtype.resources").joinpath(name)))
     except ModuleNotFoundError:
-        candidate = Path(__file__).resolve().parents[1] / "resources" / name
-    if not candidate.exists():
-        fallback = Path(__file__).resolve().parents[1] / "resources" / name
-        if fallback.exists():
-            return fallback
-        raise ResourceError(f"resource file {name!r} not found (looked at {candidate})")
-    return candidate
+        installed = local
+    for candidate in (installed, local):
+        if candidate.exists():
+            return candidate
+    raise ResourceError(f"resource file {name!r} not found (looked at {installed})")
