@@ -11,9 +11,22 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import inf
+from typing import TYPE_CHECKING, NamedTuple
 
-from .lang.base import AlignOp, Language
 from .tokens import Sentence
+
+if TYPE_CHECKING:
+    from .lang.base import Language
+
+
+class AlignOp(NamedTuple):
+    """One alignment step: op is M, S, I, D or T<k>; spans are end-exclusive token offsets."""
+
+    op: str
+    o_start: int
+    o_end: int
+    c_start: int
+    c_end: int
 
 
 @dataclass

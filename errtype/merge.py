@@ -1,7 +1,9 @@
 """Edit extraction from an alignment: all-split, all-merge, all-equal and linguistic rules.
 
-The rule-based merger is one engine with switches; a language configures it (English ERRANT 3.0.2
-rules, or the ERRANT 2.0.0 / Czech variant) instead of re-implementing it.
+The rule-based merger is one engine with switches. Its two published configurations live here:
+:func:`errant3_rules` (ERRANT 3.0.2, English) and :func:`errant2_rules` (ERRANT 2.0.0, kept by the
+Czech ERRANT and used for every UD language); a language picks one and supplies its
+similar-substitution test instead of re-implementing the rules.
 """
 
 from __future__ import annotations
@@ -10,9 +12,15 @@ import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, groupby
+from typing import TYPE_CHECKING
 
-from .lang.base import AlignOp, Language
+from rapidfuzz.distance import Indel
+
+from .align import AlignOp
 from .tokens import Sentence, Token
+
+if TYPE_CHECKING:
+    from .lang.base import Language
 
 STRATEGIES = ("rules", "all-split", "all-merge", "all-equal")
 #: Longest run of non-matching alignment operations the rule merger examines as one unit. The
@@ -149,3 +157,39 @@ class RuleMerger:
         if content:
             return [_merged(seq)]
         return [_span(a) for a in seq]
+
+
+# --- the published configurations ---------------------------------------------------------------
+
+#: POS whose presence makes a whole unresolved run one edit (ERRANT 3.0.2 counts AUX as content)
+CONTENT_POS_V3 = frozenset({"ADJ", "AUX", "ADV", "NOUN", "VERB"})
+CONTENT_POS_V2 = frozenset({"ADJ", "ADV", "NOUN", "VERB"})
+_VERBISH = frozenset({"AUX", "PART", "VERB"})
+
+
+def same_pos_v3(pos: set[str], len_o: int, len_c: int) -> bool:
+    """ERRANT 3.0.2: unequal lengths and one POS, or only verb-ish POS (AUX, PART, VERB)."""
+    return len_o != len_c and (len(pos) == 1 or pos <= _VERBISH)
+
+
+def same_pos_v2(pos: set[str], len_o: int, len_c: int) -> bool:
+    """ERRANT 2.0.0 / Czech ERRANT: one POS and unequal lengths, or exactly {PART, VERB}."""
+    return (len(pos) == 1 and len_o != len_c) or pos == {"PART", "VERB"}
+
+
+def indel_similar(a: str, b: str) -> bool:
+    """ERRANT 3.0.2's split test: Indel (LCS) similarity of the texts above 0.75."""
+    return 1 - Indel.normalized_distance(a, b) > 0.75
+
+
+def errant3_rules(similar: Callable[[str, str], bool] = indel_similar) -> RuleMerger:
+    """ERRANT 3.0.2's rules (possessive rules, AUX as content, verb-ish same-POS rule)."""
+    return RuleMerger(possessive=True, content_pos=CONTENT_POS_V3, same_pos=same_pos_v3,
+                      similar=similar)
+
+
+def errant2_rules(similar: Callable[[str, str], bool] = indel_similar) -> RuleMerger:
+    """ERRANT 2.0.0's rules as kept by the Czech ERRANT (no possessive rules, which need PTB
+    tags; AUX not content; the {PART, VERB} same-POS rule)."""
+    return RuleMerger(possessive=False, content_pos=CONTENT_POS_V2, same_pos=same_pos_v2,
+                      similar=similar)

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 import errtype
-from errtype.align import align
+from errtype.align import AlignOp, align
 from errtype.edit import Edit
-from errtype.lang.base import AlignOp
 from errtype.lang.cs import Czech
 from errtype.lang.cs.classifier import CzechClassifier
 from errtype.lang.cs.compat import to_ud25

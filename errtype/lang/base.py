@@ -7,31 +7,17 @@ classifier, default parser) instead of forking them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
+from ..align import AlignOp
+from ..parse import Parser
 from ..tokens import Sentence, Token
 
 if TYPE_CHECKING:
     from ..edit import Edit
 
-
-class AlignOp(NamedTuple):
-    """One alignment step: op is M, S, I, D or T<k>; spans are end-exclusive token offsets."""
-
-    op: str
-    o_start: int
-    o_end: int
-    c_start: int
-    c_end: int
-
-
-class Parser(Protocol):
-    """A backend that turns strings into Sentences."""
-
-    def parse(self, text: str, tokenize: bool = False) -> Sentence: ...
-
-    def parse_many(self, texts: Iterable[str], tokenize: bool = False) -> Iterator[Sentence]: ...
+__all__ = ["AlignOp", "Language", "Parser", "linguistic_cost", "prefixed_type"]
 
 
 class Language(ABC):

@@ -1,0 +1,22 @@
+"""Parsing backends: anything that turns strings into :class:`~errtype.tokens.Sentence` objects.
+
+A backend implements the :class:`Parser` protocol; the engine (aligner, merger, classifiers) only
+ever sees the Sentences it produces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Protocol
+
+from ..tokens import Sentence
+
+__all__ = ["Parser"]
+
+
+class Parser(Protocol):
+    """A backend that turns strings into Sentences."""
+
+    def parse(self, text: str, tokenize: bool = False) -> Sentence: ...
+
+    def parse_many(self, texts: Iterable[str], tokenize: bool = False) -> Iterator[Sentence]: ...

@@ -27,11 +27,6 @@ SPACY_MODEL = "cs_core_news_sm"
 _CONTENT_POS = frozenset({"ADJ", "ADV", "NOUN", "VERB"})
 
 
-def _same_pos(pos: set[str], len_o: int, len_c: int) -> bool:
-    """Czech / ERRANT 2.0.0 same-POS merge rule."""
-    return (len(pos) == 1 and len_o != len_c) or pos == {"PART", "VERB"}
-
-
 def _similar(a: str, b: str) -> bool:
     """Czech similar-substitution split test: weighted char cost below 0.25."""
     return weighted_char_cost(a, b) < 0.25
@@ -100,9 +95,8 @@ class Czech(Language):
         self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
     ) -> list[tuple[int, int, int, int]]:
         if self._merger is None:
-            from ...merge import RuleMerger
-            self._merger = RuleMerger(possessive=False, content_pos=_CONTENT_POS,
-                                      same_pos=_same_pos, similar=_similar)
+            from ...merge import errant2_rules
+            self._merger = errant2_rules(similar=_similar)
         return self._merger(seq, orig, cor)
 
     # ---------------------------------------------------------- classification

