@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from .m2 import ERRANT, NOOP, M2Edit, edit_line, noop_m2
+from .m2 import apply_edits as _apply
 from .tokens import Sentence
 
-NOOP = "noop"
+__all__ = ["NOOP", "Edit", "apply_edits", "minimise", "noop_m2"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,17 +41,11 @@ class Edit:
 
     def to_m2(self, annotator: int | str = 0) -> str:
         """The M2 ``A`` line (without newline)."""
-        return (f"A {self.o_start} {self.o_end}|||{self.type}|||{self.c_str}"
-                f"|||REQUIRED|||-NONE-|||{annotator}")
+        return edit_line(self.o_start, self.o_end, self.type, self.c_str, annotator)
 
     def __str__(self) -> str:
         return (f"Orig: {[self.o_start, self.o_end, self.o_str]}, "
                 f"Cor: {[self.c_start, self.c_end, self.c_str]}, Type: {self.type!r}")
-
-
-def noop_m2(annotator: int | str = 0) -> str:
-    """The M2 line of an annotator who made no change."""
-    return f"A -1 -1|||{NOOP}|||-NONE-|||REQUIRED|||-NONE-|||{annotator}"
 
 
 def minimise(edit: Edit, orig: Sentence, cor: Sentence) -> Edit:
@@ -67,15 +63,7 @@ def minimise(edit: Edit, orig: Sentence, cor: Sentence) -> Edit:
 
 
 def apply_edits(orig: Sequence[str], edits: Iterable[Edit]) -> list[str]:
-    """Apply non-overlapping edits (given with their corrected-side token lists) to ``orig``.
-
-    ``edits`` must carry ``c_str`` as the space-joined corrected tokens; noops and edits with a
-    negative start are ignored. Edits are applied in (o_start, o_end) order.
-    """
-    out = list(orig)
-    shift = 0
-    for e in sorted((e for e in edits if e.o_start >= 0), key=lambda e: (e.o_start, e.o_end)):
-        new = e.c_str.split() if e.c_str else []
-        out[e.o_start + shift:e.o_end + shift] = new
-        shift += len(new) - (e.o_end - e.o_start)
-    return out
+    """Apply extracted edits (``c_str`` = the corrected tokens) to ``orig``: a view of
+    :func:`errtype.m2.apply_edits` with the literal :data:`errtype.m2.ERRANT` rules."""
+    m2 = [M2Edit(e.o_start, e.o_end, e.type, e.c_str) for e in edits if e.o_start >= 0]
+    return _apply(orig, m2, ERRANT).tokens

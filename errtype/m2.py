@@ -1,8 +1,20 @@
-"""Streaming M2 reader and writer.
+"""The one M2 model: streaming reader and writer, noop and edit lines, annotation -> block, and
+the one function that applies an annotator's edits to make its corrected sentence.
 
 A block is an ``S`` line, zero or more ``A`` lines and a blank line. The reader accepts every valid
 M2 file, including a final block without its blank line and runs of blank lines, and raises
-:class:`M2FormatError` naming the file and line for anything malformed.
+:class:`M2FormatError` naming the file and line for anything malformed (``lenient=True`` keeps
+edits whose span lies outside the sentence, for ``errtype lint``).
+
+Edit application (:func:`apply_edits`) follows named :class:`ApplyRules`:
+
+* :data:`M2SCORER` (default): ``-NONE-`` is an empty correction, ``a||b`` uses the first
+  alternative, an edit overlapping one already applied is not applied (longer spans first, then
+  file order), detection edits (``Um``/``UNK``) are applied as written;
+* :data:`GOLD`: :data:`M2SCORER`, but detection edits keep the original words (``-gold``/``-auto``);
+* :data:`ERRANT`: ERRANT 3.0.2's ``get_cor_and_edits``: corrections taken literally (``-NONE-`` is
+  a token, ``a||b`` one token), edits sorted by span and applied in sequence with no overlap
+  check, detection edits keep the original words.
 """
 
 from __future__ import annotations
@@ -10,13 +22,31 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .edit import NOOP, Edit, noop_m2
 from .errors import M2FormatError
 from .textio import read_text_lines
 
+if TYPE_CHECKING:
+    from .edit import Edit
+
 SEP = "|||"
+NOOP = "noop"
+NONE = "-NONE-"
+ALT = "||"
+#: detection-only edit types: their correction field is a pseudo correction
+DETECTION_TYPES = frozenset({"Um", "UNK"})
+
+
+def edit_line(start: int, end: int, type: str, cor: str, annotator: int | str = 0,
+              required: str = "REQUIRED", comment: str = NONE) -> str:
+    """One M2 ``A`` line (without newline)."""
+    return f"A {start} {end}{SEP}{type}{SEP}{cor}{SEP}{required}{SEP}{comment}{SEP}{annotator}"
+
+
+def noop_m2(annotator: int | str = 0) -> str:
+    """The M2 line of an annotator who made no change."""
+    return edit_line(-1, -1, NOOP, NONE, annotator)
 
 
 class M2Edit(NamedTuple):
@@ -34,9 +64,18 @@ class M2Edit(NamedTuple):
     def is_noop(self) -> bool:
         return self.type == NOOP or self.start == -1
 
+    @property
+    def alternatives(self) -> list[str]:
+        """The ``||``-separated corrections (one item when there is no alternative)."""
+        return self.cor.split(ALT)
+
     def to_m2(self) -> str:
-        return (f"A {self.start} {self.end}{SEP}{self.type}{SEP}{self.cor}{SEP}{self.required}"
-                f"{SEP}{self.comment}{SEP}{self.annotator}")
+        return edit_line(self.start, self.end, self.type, self.cor, self.annotator,
+                         self.required, self.comment)
+
+    @classmethod
+    def noop(cls, annotator: int = 0) -> M2Edit:
+        return cls(-1, -1, NOOP, NONE, annotator)
 
 
 @dataclass(slots=True)
@@ -46,6 +85,8 @@ class M2Block:
     source: str
     edits: list[M2Edit] = field(default_factory=list)
     line: int = 0
+    #: lenient reading only: (line, message) of every edit line whose span is outside the sentence
+    problems: list[tuple[int, str]] = field(default_factory=list, compare=False)
 
     @property
     def tokens(self) -> list[str]:
@@ -64,11 +105,16 @@ class M2Block:
             out.setdefault(e.annotator, []).append(e)
         return out
 
+    def edit_line_number(self, index: int) -> int:
+        """File line of ``edits[index]`` (edit lines follow the ``S`` line without gaps)."""
+        return self.line + 1 + index
+
     def to_m2(self) -> str:
         return format_block(self.source, [e.to_m2() for e in self.edits])
 
 
-def _parse_a_line(text: str, n_tokens: int, name: str, number: int) -> M2Edit:
+def _parse_a_line(text: str, n_tokens: int, name: str, number: int,
+                  problems: list[tuple[int, str]] | None = None) -> M2Edit:
     body = text[2:]
     # anchored at both ends: only the correction may begin or end with '|' (a '|' token)
     head = body.split(SEP, 2)
@@ -92,17 +138,20 @@ def _parse_a_line(text: str, n_tokens: int, name: str, number: int) -> M2Edit:
         raise M2FormatError(f"annotator id must be an integer, got {annotator!r}",
                             path=name, line=number) from None
     if (start, end) != (-1, -1) and not 0 <= start <= end <= n_tokens:
-        raise M2FormatError(
-            f"edit span {start} {end} is outside the sentence of {n_tokens} tokens",
-            path=name, line=number)
+        message = f"edit span {start} {end} is outside the sentence of {n_tokens} tokens"
+        if problems is None:
+            raise M2FormatError(message, path=name, line=number)
+        problems.append((number, message))
     return M2Edit(start, end, etype, cor, ann, required, comment)
 
 
 def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = None,
-            errors: str = "strict") -> Iterator[M2Block]:
+            errors: str = "strict", lenient: bool = False) -> Iterator[M2Block]:
     """Stream the blocks of an M2 file (a path, ``-``, or an iterable of lines).
 
     ``errors="replace"`` substitutes U+FFFD for invalid UTF-8 instead of raising EncodingError.
+    ``lenient=True`` keeps an edit whose span lies outside the sentence and records it in
+    :attr:`M2Block.problems` instead of raising (any other malformed line still raises).
     """
     label = name or (str(source) if isinstance(source, (str, os.PathLike)) else "<m2>")
     block: M2Block | None = None
@@ -124,7 +173,8 @@ def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = N
         elif text.startswith("A "):
             if block is None:
                 raise M2FormatError("edit line before any 'S' line", path=label, line=number)
-            block.edits.append(_parse_a_line(stripped, n_tokens, label, number))
+            block.edits.append(_parse_a_line(stripped, n_tokens, label, number,
+                                             block.problems if lenient else None))
         else:
             raise M2FormatError(f"expected a line starting with 'S ' or 'A ', got {text[:40]!r}",
                                 path=label, line=number)
@@ -144,6 +194,22 @@ def edits_to_m2_lines(edits: Sequence[Edit], annotator: int | str = 0) -> list[s
     return [e.to_m2(annotator) for e in edits]
 
 
+def annotation_block(annotation: Any, picks: Iterable[int] | None = None) -> M2Block:
+    """The M2 block of an :class:`errtype.annotator.Annotation`: correction ``picks[i]`` becomes
+    annotator ``i`` (all corrections by default). A correction without edits is a noop;
+    corrections are the corrected tokens joined by single spaces."""
+    chosen = range(len(annotation.cors)) if picks is None else picks
+    edits: list[M2Edit] = []
+    for coder, k in enumerate(chosen):
+        found = annotation.edits[k]
+        if not found:
+            edits.append(M2Edit.noop(coder))
+        texts = annotation.cors[k].texts
+        edits.extend(M2Edit(e.o_start, e.o_end, e.type, " ".join(texts[e.c_start:e.c_end]), coder)
+                     for e in found)
+    return M2Block(" ".join(annotation.orig.texts), edits)
+
+
 def write_m2(blocks: Iterable[M2Block], out: os.PathLike[str] | str) -> int:
     """Write blocks atomically to ``out`` (``-`` = stdout); returns the number written."""
     from .textio import atomic_output
@@ -154,3 +220,110 @@ def write_m2(blocks: Iterable[M2Block], out: os.PathLike[str] | str) -> int:
             fh.write(b.to_m2())
             n += 1
     return n
+
+
+# --------------------------------------------------------------------------- edit application
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyRules:
+    """How an annotator's M2 edits make its corrected sentence (see the module docstring).
+
+    ``none_is_empty``: a ``-NONE-`` correction deletes. ``alternative``: which ``||``
+    alternative is used (clipped to the last one), or ``None`` for the field taken literally.
+    ``overlaps``: ``"outer"`` applies longer spans first, then file order, and leaves out an edit
+    overlapping one already applied; ``"errant"`` sorts by span and applies every edit in sequence.
+    ``keep_detection``: detection edits (``Um``/``UNK``) leave the original words in place.
+    """
+
+    none_is_empty: bool = True
+    alternative: int | None = 0
+    overlaps: str = "outer"
+    keep_detection: bool = False
+
+    def correction_tokens(self, edit: M2Edit, tokens: Sequence[str]) -> list[str]:
+        """The tokens ``edit`` writes in place of ``tokens[edit.start:edit.end]``."""
+        if self.keep_detection and edit.type in DETECTION_TYPES:
+            return list(tokens[edit.start:edit.end])
+        cor = edit.cor
+        if self.alternative is not None:
+            alts = cor.split(ALT)
+            cor = alts[min(self.alternative, len(alts) - 1)]
+        if self.none_is_empty and cor.strip() == NONE:
+            return []
+        return cor.split()
+
+
+M2SCORER = ApplyRules()
+GOLD = ApplyRules(keep_detection=True)
+ERRANT = ApplyRules(none_is_empty=False, alternative=None, overlaps="errant", keep_detection=True)
+
+
+class Placed(NamedTuple):
+    """An edit and where its correction sits in the corrected tokens (``None``: not applied)."""
+
+    edit: M2Edit
+    c_start: int | None
+    c_end: int | None
+
+    @property
+    def applied(self) -> bool:
+        return self.c_start is not None
+
+
+@dataclass(slots=True)
+class Correction:
+    """The corrected tokens and every non-noop edit, in input order, with its placement."""
+
+    tokens: list[str]
+    placed: list[Placed]
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.tokens)
+
+    @property
+    def left_out(self) -> list[M2Edit]:
+        """Edits not applied because they overlap an applied one."""
+        return [p.edit for p in self.placed if not p.applied]
+
+
+def overlaps(a: M2Edit, b: M2Edit) -> bool:
+    """Whether two edits share original tokens, or one inserts strictly inside the other's span
+    (insertions at a span's boundary, and insertions at the same offset, do not overlap)."""
+    return a.start < b.end and b.start < a.end
+
+
+def apply_edits(tokens: Sequence[str], edits: Iterable[M2Edit], rules: ApplyRules = M2SCORER
+                ) -> Correction:
+    """Apply one annotator's edits to the original ``tokens`` (noops are ignored).
+
+    Offsets refer to the original tokens. Applied edits are placed in (start, end, file) order, so
+    insertions at the same offset keep their file order. With ``rules.overlaps == "outer"`` an
+    edit overlapping an already accepted one (longer spans are accepted first, then file order) is
+    left out; a word-order edit whose correction already includes the corrections inside it thus
+    wins over them. ``"errant"`` applies every edit in span order as ERRANT 3.0.2 does, so
+    overlapping edits may give a garbled correction and placements outside it.
+    """
+    real = [e for e in edits if not e.is_noop]
+    if rules.overlaps == "errant":
+        order = sorted(range(len(real)), key=lambda i: (real[i].start, real[i].end))
+    elif rules.overlaps == "outer":
+        accepted: list[int] = []
+        for i in sorted(range(len(real)), key=lambda i: (real[i].start - real[i].end, i)):
+            if not any(overlaps(real[i], real[k]) for k in accepted):
+                accepted.append(i)
+        order = sorted(accepted, key=lambda i: (real[i].start, real[i].end, i))
+    else:
+        raise ValueError(f"unknown overlap rule {rules.overlaps!r} (choose outer or errant)")
+    out = list(tokens)
+    where: dict[int, tuple[int, int]] = {}
+    shift = 0
+    for i in order:
+        e = real[i]
+        new = rules.correction_tokens(e, tokens)
+        out[e.start + shift:e.end + shift] = new
+        where[i] = (e.start + shift, e.start + shift + len(new))
+        shift += len(new) - (e.end - e.start)
+    placed = [Placed(e, *where.get(i, (None, None))) for i, e in enumerate(real)]
+    return Correction(out, placed)

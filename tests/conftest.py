@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from errtype.m2 import M2Edit
+from errtype.m2 import ERRANT, M2Edit, apply_edits
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ERRTYPE_SHARED", ROOT.parent / "shared"))
@@ -34,10 +34,6 @@ def shared() -> type:
 
 
 def apply_m2(tokens: Sequence[str], edits: Sequence[M2Edit]) -> list[str]:
-    """The correction an M2 annotator's edits describe (noops ignored, edits in span order)."""
-    out, shift = list(tokens), 0
-    for e in sorted((e for e in edits if e.start >= 0), key=lambda e: (e.start, e.end)):
-        new = e.cor.split()
-        out[e.start + shift:e.end + shift] = new
-        shift += len(new) - (e.end - e.start)
-    return out
+    """The correction an M2 annotator's edits describe, corrections taken literally (the library's
+    :func:`errtype.m2.apply_edits` with its ERRANT rules, as errtype writes them)."""
+    return apply_edits(tokens, edits, ERRANT).tokens

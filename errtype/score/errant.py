@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError, LineCountError
-from ..m2 import M2Block, M2Edit, read_m2
+from ..m2 import M2Block, M2Edit, annotation_block, read_m2
 from .common import ScoreResult, signature
 
 __all__ = [
@@ -51,7 +51,7 @@ Key = tuple[Any, ...]
 CoderEdits = dict[Key, list[str]]
 Counts = list[int]  # [TP, FP, FN]
 
-_IMPLICIT_NOOP = (M2Edit(-1, -1, NOOP, "-NONE-", 0),)
+_IMPLICIT_NOOP = (M2Edit.noop(0),)
 
 
 class SentenceCountError(LineCountError):
@@ -444,17 +444,7 @@ def annotate_blocks(annotations: Iterable[Any], coders: Sequence[int] | None = N
     Corrections are written as the corrected tokens joined by single spaces, as in M2.
     """
     for ann in annotations:
-        picks = range(len(ann.cors)) if coders is None else coders
-        edits: list[M2Edit] = []
-        for coder, k in enumerate(picks):
-            found = ann.edits[k]
-            if not found:
-                edits.append(M2Edit(-1, -1, NOOP, "-NONE-", coder))
-            ctexts = ann.cors[k].texts
-            for e in found:
-                edits.append(M2Edit(e.o_start, e.o_end, e.type,
-                                    " ".join(ctexts[e.c_start:e.c_end]), coder))
-        yield M2Block(" ".join(ann.orig.texts), edits)
+        yield annotation_block(ann, coders)
 
 
 def errant_score_text(

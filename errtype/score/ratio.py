@@ -28,8 +28,9 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
+from .. import m2
 from ..errors import InputError, LineCountError
-from ..m2 import M2Block, M2Edit, read_m2
+from ..m2 import M2Block, M2Edit, annotation_block, read_m2
 from .common import ScoreResult, prf, signature
 
 Counts = tuple[float, float, float]
@@ -38,21 +39,9 @@ Scorer = Callable[[Sequence[str], Sequence[M2Block], Sequence[Sequence[M2Edit]] 
 
 
 def apply_edits(tokens: Sequence[str], edits: Sequence[M2Edit]) -> str:
-    """The corrected sentence of one annotator: apply non-noop edits (first alternative).
-
-    ``-NONE-`` means the empty string. Offsets refer to the original tokens; insertions at the
-    same offset keep their file order; an edit overlapping an earlier one in the file is skipped.
-    """
-    kept: list[tuple[int, int, int, M2Edit]] = []
-    for i, e in enumerate(edits):
-        if e.is_noop or any(e.start < k[1] and k[0] < e.end for k in kept):
-            continue
-        kept.append((e.start, e.end, i, e))
-    out = list(tokens)
-    for *_, e in sorted(kept, key=lambda t: t[:3], reverse=True):
-        cor = e.cor.split("||")[0]
-        out[e.start:e.end] = [] if cor in ("-NONE-", "") else cor.split()
-    return " ".join(out)
+    """The corrected sentence of one annotator: :func:`errtype.m2.apply_edits` with the default
+    (m2scorer-style) rules, joined by spaces."""
+    return m2.apply_edits(tokens, edits).text
 
 
 # --------------------------------------------------------------------------- the annotated corpus
@@ -147,7 +136,7 @@ class Annotations:
             lines: list[M2Edit] = []
             for a in subset:
                 es = per.get(a, [])
-                lines.extend(es if es else [M2Edit(-1, -1, "noop", "-NONE-", a)])
+                lines.extend(es if es else [M2Edit.noop(a)])
             out.append(M2Block(src, lines))
         return out
 
@@ -155,17 +144,7 @@ class Annotations:
 def annotate_to_blocks(annotator: Any, items: Iterable[tuple[str, Sequence[str]]],
                        tokenize: bool = False) -> list[M2Block]:
     """M2 blocks of (source, [correction, ...]) pairs; correction k is annotator k."""
-    blocks = []
-    for ann in annotator.annotate_stream(items, tokenize=tokenize):
-        edits = []
-        for k, (cor, found) in enumerate(zip(ann.cors, ann.edits, strict=True)):
-            edits.extend(M2Edit(e.o_start, e.o_end, e.type,
-                                " ".join(cor.texts[e.c_start:e.c_end]), k)
-                         for e in found)
-            if not found:
-                edits.append(M2Edit(-1, -1, "noop", "-NONE-", k))
-        blocks.append(M2Block(" ".join(ann.orig.texts), edits))
-    return blocks
+    return [annotation_block(ann) for ann in annotator.annotate_stream(items, tokenize=tokenize)]
 
 
 # --------------------------------------------------------------------------- scorers
@@ -196,8 +175,7 @@ def errant_scorer(mode: str = "cs", beta: float = 0.5, lang: str = "en",
               own: Sequence[Sequence[M2Edit]] | None = None) -> Counts:
         if own is not None:
             hyp_blocks = [M2Block(g.source, [M2Edit(e.start, e.end, e.type, e.cor, 0)
-                                             for e in es] or
-                                  [M2Edit(-1, -1, "noop", "-NONE-", 0)])
+                                             for e in es] or [M2Edit.noop(0)])
                           for g, es in zip(gold, own, strict=True)]
         else:
             key = (tuple(g.source for g in gold), tuple(hyps))
