@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 
+from . import m2
 from .annotator import Annotator
 from .edit import NOOP, Edit, noop_m2
 from .errors import InputError
@@ -230,93 +231,243 @@ def _annotate_in_workers(annotator: Annotator, items: Iterable[_Item], report: R
 
 # --- re-annotation of an existing M2 file (errant_m2 -gold / -auto) -------------------------
 
-DETECTION_TYPES = frozenset({"Um", "UNK"})
+DETECTION_TYPES = m2.DETECTION_TYPES
 
 
-def _build_correction(tokens: list[str], edits: list[M2Edit]
-                      ) -> tuple[list[str], list[tuple[M2Edit, int, int, str | None]]]:
-    """Apply gold edits (sorted by span) to the original tokens; detection edits keep the words."""
-    cor = list(tokens)
-    placed: list[tuple[M2Edit, int, int, str | None]] = []
-    offset = 0
-    for e in sorted((e for e in edits if e.start >= 0), key=lambda e: (e.start, e.end)):
-        pseudo = None
-        if e.type in DETECTION_TYPES:
-            pseudo = e.cor
-            new = tokens[e.start:e.end]
-        else:
-            new = e.cor.split()
-        cor[e.start + offset:e.end + offset] = new
-        c_start = e.start + offset
-        placed.append((e, c_start, c_start + len(new), pseudo))
-        offset += len(new) - (e.end - e.start)
-    return cor, placed
+def _has_alternatives(e: M2Edit, rules: m2.ApplyRules) -> bool:
+    return rules.alternative is not None and m2.ALT in e.cor and e.type not in DETECTION_TYPES
+
+
+def _retyped(annotator: Annotator, orig: Sentence, cor: Sentence, placed: m2.Placed,
+             mode: str, minimise: bool, old_cats: bool, rules: m2.ApplyRules) -> Edit | None:
+    """The re-typed edit of one placed gold edit (detection edits in both modes, others in gold)."""
+    e = placed.edit
+    span = [e.start, e.end, placed.c_start, placed.c_end, e.type]
+    if e.type in DETECTION_TYPES:  # not minimised; the pseudo correction is written back
+        new = annotator.import_edit(orig, cor, span, min=False, old_cat=old_cats)
+        return replace(new, c_str=" ".join(e.cor.split()))
+    if mode != "gold":
+        return None
+    if _has_alternatives(e, rules):  # typed by the alternative used, written verbatim, unminimised
+        new = annotator.import_edit(orig, cor, span, min=False, old_cat=old_cats)
+        return replace(new, c_str=e.cor)
+    return annotator.import_edit(orig, cor, span, min=minimise, old_cat=old_cats)
 
 
 def reannotate_block(annotator: Annotator, block: M2Block, mode: str = "gold",
                      minimise: bool = True, old_cats: bool = False, lev: bool = False,
-                     merging: str = "rules") -> str:
-    """Re-type (``gold``) or re-extract (``auto``) the edits of one M2 block."""
+                     merging: str = "rules", errant_compat: bool = False) -> str:
+    """Re-type (``gold``) or re-extract (``auto``) the edits of one M2 block.
+
+    Annotators come in ERRANT's order (ids sorted as strings). An annotator whose lines are all
+    noops gets one noop line; noop lines beside real edits are ignored. Its correction is built by
+    :func:`errtype.m2.apply_edits` with :data:`errtype.m2.GOLD` (``-NONE-`` deletes, the first
+    ``a||b`` alternative, an edit overlapping a longer one is left out of the correction) and
+    ``gold`` writes the edits in input order. An edit left out of the correction is typed against
+    its own context: the original with only that edit applied. An edit with alternatives is typed
+    by its first alternative, not minimised, and written with its correction field verbatim.
+
+    ``errant_compat=True`` is ERRANT 3.0.2's ``errant_m2``: :data:`errtype.m2.ERRANT` rules
+    (literal corrections, every edit applied in span order), edits written sorted by span, and an
+    annotator whose first line is a noop gets only a noop line.
+    """
+    if block.problems:
+        line, message = block.problems[0]
+        raise InputError(message, line=line)
+    rules = m2.ERRANT if errant_compat else m2.GOLD
     orig = annotator.parse(block.source)
-    groups = block.edits_by_annotator()
     lines: list[str] = []
-    for ann_id in sorted(groups, key=str):  # ERRANT orders annotator ids as strings
-        edits = groups[ann_id]
-        if edits[0].type == NOOP:
-            lines.append(noop_m2(ann_id))
+    for ann_id, edits in sorted(block.edits_by_annotator().items(), key=lambda kv: str(kv[0])):
+        real = [e for e in edits if not e.is_noop]
+        if not real or (errant_compat and edits[0].type == NOOP):
+            lines.append(m2.noop_m2(ann_id))
             continue
-        cor_toks, placed = _build_correction(list(orig.texts), edits)
-        cor = annotator.parse(" ".join(cor_toks))
+        # ERRANT applies a noop line that is not first like an edit (see m2.apply_edits)
+        correction = m2.apply_edits(orig.texts, edits if errant_compat else real, rules)
+        cor = annotator.parse(correction.text)
+        placed = correction.placed
+        if errant_compat:
+            placed = sorted(placed, key=lambda p: (p.edit.start, p.edit.end))
         kept: list[Edit] = []
-        for e, c_start, c_end, pseudo in placed:
-            span = [e.start, e.end, c_start, c_end, e.type]
-            if pseudo is not None:
-                new = annotator.import_edit(orig, cor, span, min=False, old_cat=old_cats)
-                new = Edit(new.o_start, new.o_end, new.c_start, new.c_end, new.o_str,
-                           " ".join(pseudo.split()), new.type)
+        for p in placed:
+            sent = cor
+            if not p.applied:  # overlaps an applied edit: its own minimal corrected context
+                own = m2.apply_edits(orig.texts, [p.edit], rules)
+                sent, p = annotator.parse(own.text), own.placed[0]
+            new = _retyped(annotator, orig, sent, p, mode, minimise, old_cats, rules)
+            if new is not None:
                 kept.append(new)
-            elif mode == "gold":
-                kept.append(annotator.import_edit(orig, cor, span, min=minimise,
-                                                  old_cat=old_cats))
         if mode == "auto":
             kept = sorted(kept + annotator.annotate(orig, cor, lev, merging),
                           key=lambda x: (x.o_start, x.o_end))
-        lines.extend(edits_to_m2_lines(kept, ann_id))
-    return format_block(block.source, lines)
+        lines.extend(m2.edits_to_m2_lines(kept, ann_id))
+    return m2.format_block(block.source, lines)
 
 
 def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str = "gold",
              minimise: bool = True, old_cats: bool = False, lev: bool = False,
              merging: str = "rules", progress: Callable[[int], None] | None = None,
-             encoding_errors: str = "strict", on_error: str = "fail") -> Report:
+             encoding_errors: str = "strict", on_error: str = "fail",
+             errant_compat: bool = False) -> Report:
     """Re-annotate every block of an M2 file and write the result atomically.
 
-    A block that cannot be re-annotated stops the run with an error naming its line, or with
-    ``on_error="skip"`` is written with a noop line per annotator and reported.
+    See :func:`reannotate_block` for the semantics. A block that cannot be re-annotated (an edit
+    span outside its sentence, a parser failure; with ``errant_compat``, overlapping edits that
+    ERRANT's sequential application garbles) stops the run with an error naming its line, or with
+    ``on_error="skip"`` is written with a noop line per annotator and reported with the reason.
     """
-    from .errors import ErrtypeError, InputError
+    from .errors import ErrtypeError
 
     report = Report()
     with atomic_output(out) as fh:
-        for block in read_m2(m2_path, errors=encoding_errors):
+        for block in read_m2(m2_path, errors=encoding_errors, lenient=True):
             try:
-                text = reannotate_block(annotator, block, mode, minimise, old_cats, lev, merging)
+                text = reannotate_block(annotator, block, mode, minimise, old_cats, lev, merging,
+                                        errant_compat)
             except Exception as exc:  # noqa: BLE001 - located, or skipped and reported
+                reason = _reason(exc, block, errant_compat)
                 if on_error != "skip":
+                    if isinstance(exc, InputError) and exc.path is None:
+                        raise InputError(f"{exc.reason} (use --on-error skip to write a noop block "
+                                         "and continue)", path=str(m2_path),
+                                         line=exc.line or block.line) from exc
                     if isinstance(exc, ErrtypeError):
                         raise
-                    raise InputError(f"annotation failed: {type(exc).__name__}: {exc} (use "
-                                     "--on-error skip to write a noop block and continue)",
+                    raise InputError(f"annotation failed: {reason} (use --on-error skip to "
+                                     "write a noop block and continue)",
                                      path=str(m2_path), line=block.line) from exc
-                report.skipped.append((block.line, f"{type(exc).__name__}: {exc}"))
-                text = format_block(block.source,
-                                    [noop_m2(a) for a in sorted(block.annotators() or [0],
-                                                                key=str)])
+                report.skipped.append((block.line, reason))
+                text = m2.format_block(block.source, [m2.noop_m2(a) for a in sorted(
+                    block.annotators() or [0], key=str)])
             fh.write(text)
             report.blocks += 1
             if progress:
                 progress(1)
     return report
+
+
+def _reason(exc: Exception, block: M2Block, errant_compat: bool) -> str:
+    """Why a block failed, naming overlapping edits when ERRANT's rules were in force."""
+    from .errors import ErrtypeError
+
+    if isinstance(exc, InputError):
+        at = exc.line if exc.line not in (None, block.line) else None
+        text = f"edit line {at}: {exc.reason}" if at else exc.reason
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    if errant_compat and not isinstance(exc, ErrtypeError):
+        for ann in block.annotators():
+            real = [(i, e) for i, e in enumerate(block.edits) if e.annotator == ann
+                    and not e.is_noop]
+            for n, (i, e) in enumerate(real):
+                hit = next((j for j, f in real[:n] if m2.overlaps(e, f)), None)
+                if hit is not None:
+                    return (f"{text}; annotator {ann}'s edits on lines "
+                            f"{block.edit_line_number(hit)} and {block.edit_line_number(i)} "
+                            "overlap, which ERRANT's sequential application cannot place "
+                            "(drop --errant-compat to apply the outer edit)")
+    return text
+
+
+# --- M2 -> parallel text / JSON lines --------------------------------------------------------
+
+
+def _annotator_edits(block: M2Block, annotators: Sequence[int], missing: str
+                     ) -> dict[int, list[M2Edit]]:
+    """Each annotator's edits in a block; an absent annotator copies the block's first one
+    (``missing="first"``, as :meth:`errtype.score.ratio.Annotations.from_blocks`) or has none."""
+    per = {a: [e for e in es if not e.is_noop] for a, es in block.edits_by_annotator().items()}
+    first = next(iter(per.values()), [])
+    return {a: per.get(a, first if missing == "first" else []) for a in annotators}
+
+
+def _read_all(m2_path: PathLike, encoding_errors: str) -> tuple[list[M2Block], list[int]]:
+    blocks = list(read_m2(m2_path, errors=encoding_errors))
+    return blocks, sorted({e.annotator for b in blocks for e in b.edits}) or [0]
+
+
+def m2_to_text(m2_path: PathLike, prefix: PathLike, *, missing: str = "first",
+               rules: m2.ApplyRules = m2.M2SCORER, encoding_errors: str = "strict"
+               ) -> dict[str, int]:
+    """Write ``PREFIX.orig`` (the ``S`` lines) and ``PREFIX.cor.<id>`` (annotator ``id``'s
+    correction, :func:`errtype.m2.apply_edits` with ``rules``), one line per block, every file
+    atomically (all or none). Returns {file name: lines written}."""
+    from contextlib import ExitStack
+
+    if missing not in ("first", "empty"):
+        raise ValueError(f"missing must be 'first' or 'empty', not {missing!r}")
+    blocks, annotators = _read_all(m2_path, encoding_errors)
+    names = [f"{prefix}.orig", *(f"{prefix}.cor.{a}" for a in annotators)]
+    with ExitStack() as stack:
+        handles = [stack.enter_context(atomic_output(n)) for n in names]
+        for b in blocks:
+            handles[0].write(b.source + "\n")
+            edits = _annotator_edits(b, annotators, missing)
+            for fh, a in zip(handles[1:], annotators, strict=True):
+                fh.write(m2.apply_edits(b.tokens, edits[a], rules).text + "\n")
+    return dict.fromkeys(names, len(blocks))
+
+
+def _char_offsets(tokens: Sequence[str]) -> list[int]:
+    """Start of every token in ``" ".join(tokens)``, plus the text length at the end."""
+    starts, pos = [], 0
+    for t in tokens:
+        starts.append(pos)
+        pos += len(t) + 1
+    return [*starts, max(pos - 1, 0)]
+
+
+def _char_span(starts: list[int], tokens: Sequence[str], s: int, e: int) -> tuple[int, int]:
+    if e > s:
+        return starts[s], starts[e - 1] + len(tokens[e - 1])
+    return starts[s], starts[s]
+
+
+def block_to_json(block: M2Block, annotators: Sequence[int], missing: str = "first",
+                  rules: m2.ApplyRules = m2.M2SCORER) -> dict:
+    """One block as a JSON-ready dict with character offsets (see :func:`m2_to_jsonl`)."""
+    tokens = block.tokens
+    starts = _char_offsets(tokens)
+    out: dict = {"line": block.line, "source": block.source, "annotators": {}}
+    line_of = {id(e): block.edit_line_number(i) for i, e in enumerate(block.edits)}
+    for a, edits in _annotator_edits(block, annotators, missing).items():
+        cor = m2.apply_edits(tokens, edits, rules)
+        cstarts = _char_offsets(cor.tokens)
+        items = []
+        for p in cor.placed:
+            e = p.edit
+            o_s, o_e = _char_span(starts, tokens, e.start, e.end)
+            item = {"line": line_of.get(id(e)), "start": o_s, "end": o_e, "token_start": e.start,
+                    "token_end": e.end, "type": e.type,
+                    "correction": " ".join(rules.correction_tokens(e, tokens)),
+                    "field": e.cor, "applied": p.applied, "cor_start": None, "cor_end": None}
+            if p.applied:
+                item["cor_start"], item["cor_end"] = _char_span(cstarts, cor.tokens, p.c_start,
+                                                                p.c_end)
+            items.append(item)
+        out["annotators"][str(a)] = {"correction": cor.text, "edits": items}
+    return out
+
+
+def m2_to_jsonl(m2_path: PathLike, out: PathLike, *, missing: str = "first",
+                rules: m2.ApplyRules = m2.M2SCORER, encoding_errors: str = "strict") -> int:
+    """Write one JSON object per block, atomically; returns the number of blocks.
+
+    The sentence is the ``S`` line's tokens joined by single spaces (M2 stores tokens, not the
+    original spacing). ``start``/``end`` are character offsets into it (end exclusive; an
+    insertion has ``start == end`` at the start of the token it precedes, or at the text length);
+    ``cor_start``/``cor_end`` are offsets into the annotator's ``correction`` (``null`` for an
+    edit left out of it because it overlaps a longer one). ``field`` is the correction field
+    verbatim, ``correction`` the text the rules make of it; ``line`` is the edit's file line.
+    """
+    import json
+
+    blocks, annotators = _read_all(m2_path, encoding_errors)
+    with atomic_output(out) as fh:
+        for b in blocks:
+            fh.write(json.dumps(block_to_json(b, annotators, missing, rules), ensure_ascii=False)
+                     + "\n")
+    return len(blocks)
 
 
 def m2_block_count(path: PathLike) -> int | None:
@@ -330,4 +481,5 @@ def m2_block_count(path: PathLike) -> int | None:
     return n
 
 
-__all__ = ["Report", "count_lines", "m2_to_m2", "parallel_to_m2", "reannotate_block"]
+__all__ = ["Report", "block_to_json", "count_lines", "m2_to_jsonl", "m2_to_m2", "m2_to_text",
+           "parallel_to_m2", "reannotate_block"]

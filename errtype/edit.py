@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .m2 import ERRANT, NOOP, M2Edit, edit_line, noop_m2
+from .m2 import LITERAL, NOOP, M2Edit, edit_line, noop_m2
 from .m2 import apply_edits as _apply
 from .tokens import Sentence
 
@@ -64,6 +64,6 @@ def minimise(edit: Edit, orig: Sentence, cor: Sentence) -> Edit:
 
 def apply_edits(orig: Sequence[str], edits: Iterable[Edit]) -> list[str]:
     """Apply extracted edits (``c_str`` = the corrected tokens) to ``orig``: a view of
-    :func:`errtype.m2.apply_edits` with the literal :data:`errtype.m2.ERRANT` rules."""
+    :func:`errtype.m2.apply_edits` with the literal :data:`errtype.m2.LITERAL` rules."""
     m2 = [M2Edit(e.o_start, e.o_end, e.type, e.c_str) for e in edits if e.o_start >= 0]
-    return _apply(orig, m2, ERRANT).tokens
+    return _apply(orig, m2, LITERAL).tokens

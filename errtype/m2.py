@@ -11,6 +11,7 @@ Edit application (:func:`apply_edits`) follows named :class:`ApplyRules`:
 * :data:`M2SCORER` (default): ``-NONE-`` is an empty correction, ``a||b`` uses the first
   alternative, an edit overlapping one already applied is not applied (longer spans first, then
   file order), detection edits (``Um``/``UNK``) are applied as written;
+* :data:`LITERAL`: :data:`M2SCORER` with corrections taken exactly as written;
 * :data:`GOLD`: :data:`M2SCORER`, but detection edits keep the original words (``-gold``/``-auto``);
 * :data:`ERRANT`: ERRANT 3.0.2's ``get_cor_and_edits``: corrections taken literally (``-NONE-`` is
   a token, ``a||b`` one token), edits sorted by span and applied in sequence with no overlap
@@ -87,6 +88,8 @@ class M2Block:
     line: int = 0
     #: lenient reading only: (line, message) of every edit line whose span is outside the sentence
     problems: list[tuple[int, str]] = field(default_factory=list, compare=False)
+    #: the block follows the previous one without a blank line
+    unseparated: bool = field(default=False, compare=False)
 
     @property
     def tokens(self) -> list[str]:
@@ -164,11 +167,12 @@ def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = N
                 block = None
             continue
         if text.startswith("S ") or stripped == "S":
+            unseparated = block is not None
             if block is not None:
                 yield block
             # trailing whitespace of any kind is not part of the sentence (and would not survive
             # a round trip: a final '\r' is a line terminator)
-            block = M2Block(text[2:].rstrip(), [], number)
+            block = M2Block(text[2:].rstrip(), [], number, unseparated=unseparated)
             n_tokens = len(block.tokens)
         elif text.startswith("A "):
             if block is None:
@@ -255,6 +259,8 @@ class ApplyRules:
 
 
 M2SCORER = ApplyRules()
+#: corrections exactly as written, overlaps resolved as in M2SCORER (what errtype's writers mean)
+LITERAL = ApplyRules(none_is_empty=False, alternative=None)
 GOLD = ApplyRules(keep_detection=True)
 ERRANT = ApplyRules(none_is_empty=False, alternative=None, overlaps="errant", keep_detection=True)
 
@@ -273,7 +279,8 @@ class Placed(NamedTuple):
 
 @dataclass(slots=True)
 class Correction:
-    """The corrected tokens and every non-noop edit, in input order, with its placement."""
+    """The corrected tokens and every edit applied or left out, in input order, with its
+    placement."""
 
     tokens: list[str]
     placed: list[Placed]
@@ -296,19 +303,22 @@ def overlaps(a: M2Edit, b: M2Edit) -> bool:
 
 def apply_edits(tokens: Sequence[str], edits: Iterable[M2Edit], rules: ApplyRules = M2SCORER
                 ) -> Correction:
-    """Apply one annotator's edits to the original ``tokens`` (noops are ignored).
+    """Apply one annotator's edits to the original ``tokens``.
 
     Offsets refer to the original tokens. Applied edits are placed in (start, end, file) order, so
     insertions at the same offset keep their file order. With ``rules.overlaps == "outer"`` an
     edit overlapping an already accepted one (longer spans are accepted first, then file order) is
     left out; a word-order edit whose correction already includes the corrections inside it thus
-    wins over them. ``"errant"`` applies every edit in span order as ERRANT 3.0.2 does, so
-    overlapping edits may give a garbled correction and placements outside it.
+    wins over them; noop lines are ignored. ``"errant"`` applies every line given in span order
+    as ERRANT 3.0.2 does, so overlapping edits may give a garbled correction and placements
+    outside it, and a noop line inserts ``-NONE-`` before the last token (pass only real edits
+    unless that is what you want to reproduce).
     """
-    real = [e for e in edits if not e.is_noop]
     if rules.overlaps == "errant":
+        real = list(edits)
         order = sorted(range(len(real)), key=lambda i: (real[i].start, real[i].end))
     elif rules.overlaps == "outer":
+        real = [e for e in edits if not e.is_noop]
         accepted: list[int] = []
         for i in sorted(range(len(real)), key=lambda i: (real[i].start - real[i].end, i)):
             if not any(overlaps(real[i], real[k]) for k in accepted):

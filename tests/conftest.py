@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from errtype.m2 import ERRANT, M2Edit, apply_edits
+from errtype.m2 import LITERAL, M2Edit, apply_edits
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ERRTYPE_SHARED", ROOT.parent / "shared"))
@@ -34,6 +34,6 @@ def shared() -> type:
 
 
 def apply_m2(tokens: Sequence[str], edits: Sequence[M2Edit]) -> list[str]:
-    """The correction an M2 annotator's edits describe, corrections taken literally (the library's
-    :func:`errtype.m2.apply_edits` with its ERRANT rules, as errtype writes them)."""
-    return apply_edits(tokens, edits, ERRANT).tokens
+    """The correction an M2 annotator's edits describe, corrections taken literally as errtype
+    writes them (the library's :func:`errtype.m2.apply_edits`, literal rules; noops ignored)."""
+    return apply_edits(tokens, edits, LITERAL).tokens

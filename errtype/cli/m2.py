@@ -37,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--errant-noop", action="store_true",
                    help="ERRANT's noop rule: a correction differing only in whitespace gets no "
                         "line at all (default: a noop line, so no annotator is lost)")
+    p.add_argument("--errant-compat", action="store_true",
+                   help="every ERRANT 3.0.2 behaviour errtype changes: --errant-noop; in M2 mode "
+                        "'-NONE-' and 'a||b' are literal tokens, edits are applied in span order "
+                        "without overlap resolution and written sorted by span, and an annotator "
+                        "whose first line is a noop gets only a noop line")
     p.add_argument("--merge-run-limit", type=int, default=None, metavar="N",
                    help="rule merging examines runs of at most N non-matching tokens at a time "
                         "(default 100; 0 = unbounded, exactly as ERRANT, cubic on long rewrites)")
@@ -92,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
                 report = parallel_to_m2(
                     annotator, args.orig, args.cor, args.out, tokenize=args.tok, lev=args.lev,
                     merging=args.merge, on_error=args.on_error, max_tokens=args.max_tokens,
-                    progress=tick, batch_size=args.batch_size, errant_noop=args.errant_noop,
+                    progress=tick, batch_size=args.batch_size,
+                    errant_noop=args.errant_noop or args.errant_compat,
                     jobs=args.jobs, encoding_errors=args.encoding_errors)
             else:
                 report = m2_to_m2(annotator, args.m2_file, args.out,
@@ -100,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                                   minimise=not args.no_min, old_cats=args.old_cats,
                                   lev=args.lev, merging=args.merge, progress=tick,
                                   encoding_errors=args.encoding_errors,
-                                  on_error=args.on_error)
+                                  on_error=args.on_error, errant_compat=args.errant_compat)
         for line, reason in report.skipped:
             print(f"{PROG}: skipped line {line}: {reason}", file=sys.stderr)
         if not args.quiet:

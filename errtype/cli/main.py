@@ -14,6 +14,8 @@ COMMANDS = {
     "scribendi": ("scribendi", "reference-less Scribendi score (= errtype-scribendi)"),
     "ratio": ("ratio", "human-relative ratio scoring (= errtype-ratio)"),
     "meta": ("meta", "correlation of metrics with human judgments (= errtype-meta)"),
+    "lint": ("lint", "check an M2 file: duplicate, overlapping, out-of-range edits, ..."),
+    "convert": ("convert", "M2 -> parallel text or JSON lines, parallel text -> M2"),
     "download": ("download", "download a model, e.g. `errtype download cs`"),
 }
 
