@@ -8,11 +8,24 @@ from pathlib import Path
 
 import pytest
 
+import errtype
+from errtype import Annotator, InputError
 from errtype.cli import m2 as cli
-from errtype.m2 import read_m2
+from errtype.convert import m2_to_m2
+from errtype.m2 import (
+    DETECTION_TYPES,
+    GOLD,
+    LITERAL,
+    M2Block,
+    M2Edit,
+    apply_edits,
+    overlaps,
+    read_m2,
+    write_m2,
+)
 from errtype.textio import count_lines, read_parallel
 
-from .conftest import shared_path
+from .conftest import SHARED, shared_path
 
 
 @pytest.mark.parametrize("name,blocks,edits", [
@@ -73,10 +86,129 @@ def test_errtype_m2_on_a_quirky_jfleg_slice(tmp_path: Path) -> None:
     assert len(blocks) == 40
     assert [b.source for b in blocks] == [" ".join(r[0].split()) for r in rows]
     for block, (_, c) in zip(blocks, rows, strict=True):
-        edits = block.edits_by_annotator()[0]
-        tokens, shift = list(block.tokens), 0
-        for e in (e for e in edits if e.start >= 0):
-            new = e.cor.split()
-            tokens[e.start + shift:e.end + shift] = new
-            shift += len(new) - (e.end - e.start)
-        assert tokens == c.split()
+        assert apply_edits(block.tokens, block.edits, LITERAL).tokens == c.split()
+
+
+# --------------------------------------------------------------------------------------------
+# errtype-m2 -gold / -auto on every shared real M2 corpus (issue 12): no error, one output block
+# per input block, and the correction rebuilt from the output edits equals the one built from the
+# input edits for every annotator whose edits do not overlap.
+
+def _annotator(lang: str, model: str | None = None) -> Annotator:
+    key = (lang, model)
+    if key not in _ANNOTATORS:
+        opts = {}
+        if model is not None:
+            path = SHARED / "models" / model
+            if not path.exists():
+                pytest.skip(f"stand-in UDPipe model not available: {path}")
+            opts["udpipe_model"] = str(path)
+        _ANNOTATORS[key] = errtype.load(lang, **opts)
+    return _ANNOTATORS[key]
+
+
+_ANNOTATORS: dict[tuple[str, str | None], Annotator] = {}
+
+
+def _interesting(block: M2Block) -> bool:
+    """Overlapping edits, '-NONE-' deletions, alternatives or noops beside edits."""
+    for edits in block.edits_by_annotator().values():
+        real = [e for e in edits if not e.is_noop]
+        if len(real) < len(edits) and real:
+            return True
+        if any(e.cor.strip() == "-NONE-" or "||" in e.cor for e in real):
+            return True
+        if any(overlaps(a, b) for i, a in enumerate(real) for b in real[:i]):
+            return True
+    return False
+
+
+#: (corpus under ../shared/data, language, stand-in UDPipe model, blocks kept). uk/et are typed
+#: with the Czech rules and the stand-in uk/et UDPipe models (`--lang uk/et` lands separately):
+#: these tests are about M2 handling, not typing. A slice keeps the first N blocks plus every
+#: block with overlapping edits, '-NONE-', alternatives or noops beside edits; None = whole file.
+#: Slices keep the suite within minutes on two shared cores (EstGEC -gold runs the whole file).
+CORPORA = [
+    ("multilingual/estgec.dev.m2", "gold", "cs", "et.udpipe", None),
+    ("multilingual/estgec.dev.m2", "auto", "cs", "et.udpipe", 200),
+    ("multilingual/uagec.dev.m2", "gold", "cs", "uk.udpipe", 400),
+    ("multilingual/uagec.dev.m2", "auto", "cs", "uk.udpipe", 200),
+    ("conll14/official-2014.combined.m2", "gold", "en", None, 150),
+    ("conll14/official-2014.combined.m2", "auto", "en", None, 100),
+    ("conll14/official-2014.0.m2", "gold", "en", None, 100),
+    ("conll14/official-2014.1.m2", "auto", "en", None, 100),
+    ("geccc/sentence.m2", "gold", "cs", "cs.udpipe", 300),
+    ("geccc/sentence.m2", "auto", "cs", "cs.udpipe", 200),
+    ("oracles/en_compare/ref.m2", "gold", "en", None, None),
+    ("oracles/en_issue49/ref.m2", "auto", "en", None, None),
+    ("oracles/en_demo/out_v3.0.2_spacy3.8_sm3.8.m2", "gold", "en", None, None),
+    ("oracles/en_quirks/out.m2", "auto", "en", None, None),
+    ("oracles/en_oracles/out.rules.m2", "gold", "en", None, None),
+    ("oracles/cs_demo/out.m2", "auto", "cs", "cs.udpipe", None),
+]
+
+
+def _correction(tokens: list[str], edits: list[M2Edit]) -> str:
+    return apply_edits(tokens, edits, GOLD).text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,mode,lang,model,keep", CORPORA,
+                         ids=[f"{c[0].split('/')[-1]}-{c[1]}" for c in CORPORA])
+def test_m2_to_m2_on_real_corpora(tmp_path: Path, name: str, mode: str, lang: str,
+                                  model: str | None, keep: int | None) -> None:
+    blocks = list(read_m2(shared_path(*name.split("/"))))
+    if keep is not None:
+        blocks = [b for i, b in enumerate(blocks) if i < keep or _interesting(b)]
+    src, out = tmp_path / "in.m2", tmp_path / "out.m2"
+    write_m2(blocks, src)
+    report = m2_to_m2(_annotator(lang, model), src, out, mode=mode)
+    got = list(read_m2(out))
+    assert report.blocks == len(got) == len(blocks) and not report.skipped
+    checked = 0
+    for b, g in zip(blocks, got, strict=True):
+        assert g.source == b.source
+        want, have = b.edits_by_annotator(), g.edits_by_annotator()
+        assert sorted(have) == sorted(want)
+        for ann, edits in want.items():
+            real = [e for e in edits if not e.is_noop]
+            if any(overlaps(x, y) for i, x in enumerate(real) for y in real[:i]):
+                continue
+            if mode == "gold":
+                assert len([e for e in have[ann] if not e.is_noop]) == len(real)
+            elif any(e.type in DETECTION_TYPES for e in real):
+                continue  # -auto adds detection edits to extracted ones: they may overlap
+            assert _correction(g.tokens, have[ann]) == _correction(b.tokens, real)
+            checked += 1
+    assert checked > 0
+
+
+def test_estgec_overlaps_and_none_deletions_are_resolved(tmp_path: Path) -> None:
+    """EstGEC dev line 103: a deleted comma written '-NONE-' and a word-order edit holding the
+    inner form correction; the inner edit is typed in its own context."""
+    lines = shared_path("multilingual", "estgec.dev.m2").read_text(encoding="utf-8").splitlines()
+    assert lines[102] == "S Kirjuta mulle , kas sa saad tulla , aidata mind ."
+    src = tmp_path / "in.m2"
+    src.write_text("\n".join(lines[102:106]) + "\n\n", encoding="utf-8")
+    out = tmp_path / "out.m2"
+    m2_to_m2(_annotator("cs", "et.udpipe"), src, out)
+    a_lines = out.read_text(encoding="utf-8").splitlines()[1:4]
+    assert [x.split("|||")[0] for x in a_lines] == ["A 7 8", "A 8 9", "A 8 10"]  # input order
+    assert a_lines[0].split("|||")[1:3] == ["U:PUNCT", ""]  # '-NONE-' = deletion
+    assert a_lines[1].split("|||")[2] == "aitama" and a_lines[2].split("|||")[2] == "mind aitama"
+    compat = tmp_path / "compat.m2"
+    m2_to_m2(_annotator("cs", "et.udpipe"), src, compat, errant_compat=True)
+    assert "|||-NONE-|||REQUIRED" in compat.read_text(encoding="utf-8")  # ERRANT: literal token
+
+
+def test_span_outside_the_sentence_names_the_line(tmp_path: Path) -> None:
+    """ERRANT's -tok output (oracles/en_oracles/out.tok.m2) indexes spaCy's whitespace tokens."""
+    src = shared_path("oracles", "en_oracles", "out.tok.m2")
+    out = tmp_path / "out.m2"
+    with pytest.raises(InputError, match=r"out\.tok\.m2, line 101: edit span 7 8 is outside"):
+        m2_to_m2(_annotator("en"), src, out)
+    assert not out.exists()
+    report = m2_to_m2(_annotator("en"), src, out, on_error="skip")
+    assert report.blocks == 40 and len(list(read_m2(out))) == 40
+    assert [line for line, _ in report.skipped] == [97]
+    assert "edit line 101" in report.skipped[0][1]
