@@ -1,0 +1,105 @@
+"""errtype-m2 -gold/-auto semantics for what real corpora hold (issue 12): overlapping edits,
+'-NONE-' deletions, 'a||b' alternatives, input order, noops beside edits; and --errant-compat
+reproducing errant_m2 3.0.2 byte for byte."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import errtype
+from errtype.cli import m2 as cli
+from errtype.m2 import read_m2, write_m2
+
+from .conftest import shared_path
+
+BLOCK = """S Kaasa võtta instrumenti , remonti teha .
+A 3 4|||U:PUNCT|||-NONE-|||REQUIRED|||-NONE-|||0
+A 2 3|||R:NOM:FORM|||instrumendid|||REQUIRED|||-NONE-|||0
+A 4 5|||R:NOM:FORM|||remondi||remont|||REQUIRED|||-NONE-|||0
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+A 0 1|||X|||Võta|||REQUIRED|||-NONE-|||1
+
+"""
+
+
+def run(tmp_path: Path, *flags: str, text: str = BLOCK) -> list[list[str]]:
+    src, out = tmp_path / "in.m2", tmp_path / "out.m2"
+    src.write_text(text, encoding="utf-8")
+    assert cli.main([*flags, str(src), "-out", str(out), "-q"]) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    return [ln.split("|||") for ln in lines[1:] if ln]
+
+
+def test_gold_defaults(tmp_path: Path) -> None:
+    got = run(tmp_path, "-gold")
+    assert [f[0] for f in got] == ["A 3 4", "A 2 3", "A 4 5", "A 0 1"]  # input order kept
+    assert got[0][2] == "" and got[0][1].startswith("U:")  # '-NONE-' is a deletion
+    assert got[2][2] == "remondi||remont"  # alternatives kept verbatim, typed by the first
+    assert got[3][5] == "1"  # the noop beside annotator 1's edit is dropped, the edit kept
+
+
+def test_errant_compat(tmp_path: Path) -> None:
+    got = run(tmp_path, "-gold", "--errant-compat")
+    assert [f[0] for f in got] == ["A 2 3", "A 3 4", "A 4 5", "A -1 -1"]  # sorted; noop first
+    assert got[1][1:3] == ["R:OTHER", "-NONE-"]  # the literal token, as ERRANT 3.0.2
+    assert got[3][1] == "noop"
+
+
+def test_auto_uses_the_first_alternative(tmp_path: Path) -> None:
+    got = run(tmp_path, "-auto")
+    assert ["A 4 5", "remondi"] in [[f[0], f[2]] for f in got]
+    assert all(f[2] != "-NONE-" for f in got)
+
+
+def test_overlap_typed_in_its_own_context(tmp_path: Path) -> None:
+    """EstGEC dev line 50: 'enne' (1 2) lies inside the word-order edit (1 4)."""
+    text = ("S või ennem helista mulle .\nA 0 1|||R:CASE|||Või|||REQUIRED|||-NONE-|||0\n"
+            "A 1 2|||R:LEX|||enne|||REQUIRED|||-NONE-|||0\n"
+            "A 1 4|||R:WO|||helista mulle enne|||REQUIRED|||-NONE-|||0\n\n")
+    got = run(tmp_path, "-gold", text=text)
+    assert [f[0] for f in got] == ["A 0 1", "A 1 2", "A 1 4"]
+    assert got[1][2] == "enne" and got[1][1] == "R:SPELL"  # ennem -> enne, not -> helista
+    compat = run(tmp_path, "-gold", "--errant-compat", text=text)
+    assert compat[1][2] == "helista"  # ERRANT types it against the garbled corrected span
+
+
+def _errant_m2(argv: list[str], nlp: object) -> None:
+    try:
+        import errant
+        from errant.commands import m2_to_m2
+    except Exception as exc:  # noqa: BLE001 - peer missing or broken
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"errant 3.0.2 not importable (pip install '.[bench]'): {exc}")
+    load = errant.load
+    saved = sys.argv
+    errant.load = lambda lang, nlp_=None: load(lang, nlp=nlp)
+    sys.argv = ["errant_m2", *argv]
+    try:
+        m2_to_m2.main()
+    finally:
+        errant.load, sys.argv = load, saved
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["-gold", "-auto"])
+def test_errant_compat_equals_errant_m2_on_estgec(tmp_path: Path, mode: str,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    """Differential: --errant-compat == errant_m2 3.0.2 (same spaCy pipeline) on the EstGEC dev
+    blocks with overlaps, '-NONE-', alternatives or unsorted edits (their first 250; blank lines
+    added between blocks, which errant_m2 needs). The whole file was checked by hand as well."""
+    from .test_hostile_corpora import _interesting
+
+    blocks = [b for b in read_m2(shared_path("multilingual", "estgec.dev.m2"))
+              if _interesting(b)][:250]
+    src, ours, peer = tmp_path / "in.m2", tmp_path / "ours.m2", tmp_path / "peer.m2"
+    write_m2(blocks, src)
+    annotator = errtype.load("en")
+    _errant_m2([mode, str(src), "-out", str(peer)], annotator.parser.nlp)
+    assert cli.main([mode, str(src), "-out", str(ours), "-q", "--errant-compat"]) == 0
+    assert ours.read_bytes() == peer.read_bytes()
+    capsys.readouterr()
