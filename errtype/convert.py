@@ -341,6 +341,7 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
                     block.annotators() or [0], key=str)])
             fh.write(text)
             report.blocks += 1
+            report.noops += text.count(f"{SEP}{NOOP}{SEP}")
             if progress:
                 progress(1)
     return report

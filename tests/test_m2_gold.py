@@ -103,3 +103,44 @@ def test_errant_compat_equals_errant_m2_on_estgec(tmp_path: Path, mode: str,
     assert cli.main([mode, str(src), "-out", str(ours), "-q", "--errant-compat"]) == 0
     assert ours.read_bytes() == peer.read_bytes()
     capsys.readouterr()
+
+
+CRASH = ("S the cats sat on the mat today .\nA 6 8|||X|||a ran|||REQUIRED|||-NONE-|||0\n"
+         "A 6 8|||X|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
+
+
+def test_compat_failure_names_the_overlapping_lines(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture) -> None:
+    """ERRANT's sequential application places the second edit outside the correction and its
+    classifier raises IndexError; errtype's default resolves the overlap."""
+    src, out = tmp_path / "in.m2", tmp_path / "out.m2"
+    src.write_text(CRASH, encoding="utf-8")
+    assert cli.main(["-gold", str(src), "-out", str(out), "-q", "--errant-compat"]) == 2
+    err = capsys.readouterr().err
+    assert f"{src}, line 1: annotation failed: IndexError" in err
+    assert "annotator 0's edits on lines 2 and 3 overlap" in err and not out.exists()
+    assert cli.main(["-gold", str(src), "-out", str(out), "-q"]) == 0
+    assert [ln.split("|||")[2] for ln in out.read_text(encoding="utf-8").splitlines()[1:3]] == \
+        ["a ran", ""]
+
+
+def test_default_never_fails_on_random_overlaps() -> None:
+    import random
+
+    from errtype.convert import reannotate_block
+    from errtype.m2 import M2Block, M2Edit
+
+    annotator = errtype.load("en")
+    rng = random.Random(1)
+    toks = "the cats sat on the mat today .".split()
+    words = ["a", "dog", "ran", "in", "-NONE-", "x||y"]
+    for _ in range(60):
+        edits = []
+        for _ in range(rng.randint(2, 4)):
+            s = rng.randint(0, len(toks))
+            e = min(len(toks), s + rng.randint(0, 4))
+            edits.append(M2Edit(s, e, "X", " ".join(rng.sample(words, rng.randint(1, 2)))))
+        block = M2Block(" ".join(toks), edits)
+        text = reannotate_block(annotator, block, "gold")
+        assert text.count("\nA ") == len(edits)
+        reannotate_block(annotator, block, "auto")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from errtype import EncodingError, LineCountError, M2FormatError, read_m2, write_m2
+from errtype import EncodingError, LineCountError, M2Edit, M2FormatError, read_m2, write_m2
 from errtype.textio import atomic_output, count_lines, read_lines, read_parallel
 
 GOOD = ("S This are a sentences .\n"
@@ -101,3 +101,27 @@ def test_atomic_output_keeps_target_on_failure(tmp_path: Path) -> None:
         fh.write("new\n")
     assert target.read_text() == "new\n"
     assert oct(target.stat().st_mode & 0o777) != oct(0o600)
+
+
+def test_lenient_reading_records_spans_outside_the_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "x.m2"
+    path.write_text("S a b\nA 0 1|||X|||c|||REQUIRED|||-NONE-|||0\nA 1 5|||X|||d|||REQUIRED|||"
+                    "-NONE-|||0\nS c\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n",
+                    encoding="utf-8")
+    with pytest.raises(M2FormatError, match="line 3: edit span 1 5 is outside"):
+        list(read_m2(path))
+    first, second = read_m2(path, lenient=True)
+    assert first.problems == [(3, "edit span 1 5 is outside the sentence of 2 tokens")]
+    assert [first.edit_line_number(i) for i in range(2)] == [2, 3]
+    assert (first.unseparated, second.unseparated, second.line) == (False, True, 4)
+    assert second.problems == [] and second.edits == [M2Edit.noop(0)]
+
+
+def test_edit_and_noop_lines_come_from_one_place() -> None:
+    from errtype.edit import Edit, noop_m2
+    from errtype.m2 import edit_line
+
+    assert noop_m2(3) == M2Edit.noop(3).to_m2() == edit_line(-1, -1, "noop", "-NONE-", 3)
+    e = Edit(1, 2, 1, 3, "x", "y z", "R:X")
+    assert e.to_m2(1) == M2Edit(1, 2, "R:X", "y z", 1).to_m2() == \
+        "A 1 2|||R:X|||y z|||REQUIRED|||-NONE-|||1"
