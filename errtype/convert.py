@@ -231,11 +231,8 @@ def _annotate_in_workers(annotator: Annotator, items: Iterable[_Item], report: R
 
 # --- re-annotation of an existing M2 file (errant_m2 -gold / -auto) -------------------------
 
-DETECTION_TYPES = m2.DETECTION_TYPES
-
-
 def _has_alternatives(e: M2Edit, rules: m2.ApplyRules) -> bool:
-    return rules.alternative is not None and m2.ALT in e.cor and e.type not in DETECTION_TYPES
+    return rules.alternative is not None and m2.ALT in e.cor and e.type not in m2.DETECTION_TYPES
 
 
 def _retyped(annotator: Annotator, orig: Sentence, cor: Sentence, placed: m2.Placed,
@@ -243,7 +240,7 @@ def _retyped(annotator: Annotator, orig: Sentence, cor: Sentence, placed: m2.Pla
     """The re-typed edit of one placed gold edit (detection edits in both modes, others in gold)."""
     e = placed.edit
     span = [e.start, e.end, placed.c_start, placed.c_end, e.type]
-    if e.type in DETECTION_TYPES:  # not minimised; the pseudo correction is written back
+    if e.type in m2.DETECTION_TYPES:  # not minimised; the pseudo correction is written back
         new = annotator.import_edit(orig, cor, span, min=False, old_cat=old_cats)
         return replace(new, c_str=" ".join(e.cor.split()))
     if mode != "gold":

@@ -296,7 +296,8 @@ def test_m2_mode_errors(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
                 "A 0 9|||R:X|||y|||REQUIRED|||-NONE-|||0\n")
     assert cli.main(["-gold", str(bad), "-out", str(out), "-q"]) == 2
     assert capsys.readouterr().err == (
-        f"errtype-m2: error: {bad}, line 5: edit span 0 9 is outside the sentence of 1 tokens\n")
+        f"errtype-m2: error: {bad}, line 5: edit span 0 9 is outside the sentence of 1 tokens"
+        " (use --on-error skip to write a noop block and continue)\n")
     assert not out.exists() and list(tmp_path.glob(".out.m2*")) == []
     latin = write(tmp_path, "latin.m2", b"S caf\xe9 au lait\nA 0 1|||R:SPELL|||cafe|||REQUIRED"
                   b"|||-NONE-|||0\n")
