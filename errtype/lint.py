@@ -12,7 +12,9 @@ code                   meaning
                        correction is ambiguous (errtype applies the longer edit, ERRANT garbles)
 ``noop-with-edits``    an annotator has a noop line and real edits in the same block
 ``noop-form``          a noop line whose span is not ``-1 -1`` or whose type is not ``noop``
-``annotator-missing``  a block lacks annotator ids that other blocks have
+``annotator-missing``  a block lacks annotator ids that other blocks have (or, with
+                       ``annotators=N``, one of the ids 0 … N-1)
+``annotator-extra``    with ``annotators=N``: an annotator id outside 0 … N-1
 ``no-edit-lines``      a block without any edit line (scorers read it as a noop of annotator 0)
 ``none-and-empty``     the file writes deletions both as ``-NONE-`` and as an empty correction
 ``none-deletion``      deletions written ``-NONE-`` (ERRANT reads the literal token ``-NONE-``)
@@ -35,8 +37,8 @@ from dataclasses import dataclass, field
 from .m2 import ALT, NONE, NOOP, M2Block, overlaps, read_m2
 
 CODES = ("span-outside", "duplicate-edit", "overlap", "noop-with-edits", "noop-form",
-         "annotator-missing", "no-edit-lines", "none-and-empty", "none-deletion", "alternatives",
-         "no-blank-line")
+         "annotator-missing", "annotator-extra", "no-edit-lines", "none-and-empty",
+         "none-deletion", "alternatives", "no-blank-line")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,10 @@ def _block_findings(block: M2Block, path: str, all_ids: set[int]) -> Iterator[Fi
         yield Finding(path, block.line, "no-edit-lines",
                       "block without edit lines (scorers read it as a noop of annotator 0)")
     missing = sorted(all_ids - set(block.annotators())) if block.edits else []
+    for i, e in enumerate(block.edits):
+        if e.annotator not in all_ids:
+            yield at(i, "annotator-extra", f"annotator {e.annotator} is not one of the "
+                                           f"{len(all_ids)} expected (0 to {len(all_ids) - 1})")
     if missing:
         yield Finding(path, block.line, "annotator-missing",
                       f"annotator(s) {', '.join(map(str, missing))} absent from this block")
@@ -116,11 +122,16 @@ def _block_findings(block: M2Block, path: str, all_ids: set[int]) -> Iterator[Fi
                     break
 
 
-def lint_blocks(blocks: Iterable[M2Block], path: str) -> LintResult:
-    """Lint blocks read with ``read_m2(..., lenient=True)`` (two passes over a list)."""
+def lint_blocks(blocks: Iterable[M2Block], path: str, annotators: int | None = None
+                ) -> LintResult:
+    """Lint blocks read with ``read_m2(..., lenient=True)`` (two passes over a list).
+    ``annotators``: the expected number of annotators (ids 0 … N-1); default: every id seen."""
     blocks = list(blocks)
     result = LintResult(path, len(blocks))
-    all_ids = {e.annotator for b in blocks for e in b.edits}
+    if annotators is None:
+        all_ids = {e.annotator for b in blocks for e in b.edits}
+    else:
+        all_ids = set(range(annotators))
     deletions: dict[str, list[int]] = {"-NONE-": [], "empty": []}
     for block in blocks:
         result.findings.extend(_block_findings(block, path, all_ids))
@@ -143,7 +154,9 @@ def lint_blocks(blocks: Iterable[M2Block], path: str) -> LintResult:
     return result
 
 
-def lint_m2(path: str | os.PathLike[str], encoding_errors: str = "strict") -> LintResult:
+def lint_m2(path: str | os.PathLike[str], encoding_errors: str = "strict",
+            annotators: int | None = None) -> LintResult:
     """Lint one M2 file. Raises :class:`errtype.errors.InputError` if it cannot be read at all
     (a malformed line); spans outside the sentence are findings, not errors."""
-    return lint_blocks(read_m2(path, errors=encoding_errors, lenient=True), str(path))
+    return lint_blocks(read_m2(path, errors=encoding_errors, lenient=True), str(path),
+                       annotators)

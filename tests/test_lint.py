@@ -82,8 +82,12 @@ def test_every_code_json_and_exit_status(tmp_path: Path, capsys: pytest.CaptureF
         (1, "annotator-missing"), (8, "annotator-missing"), (10, "alternatives"),
         (11, "noop-form"), (13, "no-edit-lines"),
     }
-    assert {code for _, code in found} == set(CODES)
+    assert {code for _, code in found} == set(CODES) - {"annotator-extra"}
     assert doc["blocks"] == 3
+    assert cli.main([str(path), "--annotators", "2", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)["files"][0]
+    assert [(f["line"], f["code"]) for f in doc["findings"] if f["code"].startswith(
+        "annotator")] == [(8, "annotator-missing"), (11, "annotator-extra")]
     assert cli.main([str(path), "--ignore", ",".join(CODES)]) == 0
     clean = tmp_path / "clean.m2"
     clean.write_text("S a b\nA 0 1|||X|||c|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")

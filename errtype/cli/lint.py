@@ -24,6 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print one JSON document: per file its blocks, counts and findings")
     p.add_argument("--ignore", default="", metavar="CODE[,CODE]",
                    help="codes not to report (e.g. alternatives,none-deletion)")
+    p.add_argument("--annotators", type=int, metavar="N",
+                   help="expected annotators (ids 0 … N-1): report blocks missing one and ids "
+                        "outside (default: every id seen in the file is expected everywhere)")
     p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                    help="invalid UTF-8: unreadable file (default), or replace it with U+FFFD")
     return p
@@ -41,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
         results = []
         for path in args.files:
-            result = lint_m2(path, args.encoding_errors)
+            result = lint_m2(path, args.encoding_errors, args.annotators)
             result.findings = [f for f in result.findings if f.code not in ignore]
             results.append(result)
         if args.json:
