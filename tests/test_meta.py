@@ -214,7 +214,6 @@ def test_gjg15_scribendi_sentence_level(capsys) -> None:
 
 
 def test_gjg15_m2_bootstrap(tmp_path) -> None:
-    pytest.importorskip("errtype.score.maxmatch")
     h = shared_path("human")
     c = shared_path("conll14")
     out = tmp_path / "r.json"

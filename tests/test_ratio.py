@@ -136,7 +136,6 @@ def test_curve_and_sampling(m2_file) -> None:
 
 
 def test_maxmatch_agrees_with_exact_on_clear_edits(m2_file) -> None:
-    pytest.importorskip("errtype.score.maxmatch")
     from errtype.score.ratio import maxmatch_scorer
 
     data = Annotations.from_m2(m2_file)
@@ -175,7 +174,6 @@ def test_cli_m2_exact_and_json(m2_file, tmp_path, capsys) -> None:
 # ---------------------------------------------------------------- shared data
 
 def test_conll14_two_annotators(capsys) -> None:
-    pytest.importorskip("errtype.score.maxmatch")
     from errtype.score.maxmatch import load_gold, maxmatch
 
     c = shared_path("conll14")
@@ -199,7 +197,6 @@ def test_conll14_two_annotators(capsys) -> None:
 
 
 def test_jfleg_dev_human_average() -> None:
-    pytest.importorskip("errtype.score.maxmatch")
     from errtype.score.ratio import errant_scorer, maxmatch_scorer
 
     j = shared_path("jfleg")
@@ -222,7 +219,6 @@ def test_jfleg_dev_human_average() -> None:
 
 
 def test_cli_text_mode(tmp_path, capsys) -> None:
-    pytest.importorskip("errtype.score.maxmatch")
     files = {"src": "I has a cat .\nHe go home .\n", "r0": "I have a cat .\nHe goes home .\n",
              "r1": "I have a cat .\nHe went home .\n", "r2": "I had a cat .\nHe goes home .\n",
              "sys": "I have a cat .\nHe go home .\n"}

@@ -20,7 +20,7 @@ from errtype.score.scribendi import (
     token_sort_ratio,
 )
 
-from .conftest import shared_path
+from .conftest import peer, shared_path
 
 # Table 1 of Islam & Magnani (2021)
 T1_SRC = ("Once the test is done , whether the results should be open to his or her relatives "
@@ -194,7 +194,7 @@ def test_arpa_errors(tmp_path) -> None:
 
 
 def test_kenlm_matches_arpa(arpa_file) -> None:
-    pytest.importorskip("kenlm", reason="the optional kenlm package is not installed")
+    peer("kenlm", "the optional kenlm extra (builds from source)")
     ken = load_lm(f"kenlm:{arpa_file}")
     ours = ArpaLM(arpa_file)
     sents = ["a b", "b a", "a a b b"]
@@ -217,8 +217,8 @@ def test_default_lm_offline() -> None:
 # ---------------------------------------------------------------- transformers backend
 
 def _tiny_gpt2(tmp_path=None):
-    torch = pytest.importorskip("torch", reason="torch is not installed (the 'lm' extra)")
-    transformers = pytest.importorskip("transformers", reason="transformers is not installed")
+    torch = peer("torch", "the 'lm' extra; .ci/run installs it for its second step")
+    transformers = peer("transformers", "the 'lm' extra")
     from tokenizers import Tokenizer, models, pre_tokenizers
 
     words = "<pad> <s> </s> <unk> we can not cannot let it go . the a cat".split()
