@@ -99,17 +99,16 @@ def test_merge_run_limit_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert outs[None] == outs["0"]
 
 
-def test_kenlm_loader_without_kenlm(tmp_path: Path) -> None:
+def test_kenlm_loader_without_kenlm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """kenlm: without the kenlm package is a ResourceError naming the fix (the scoring itself is
     compared with the ARPA reader in test_scribendi.test_kenlm_matches_arpa when kenlm is
     installed)."""
-    import importlib.util
+    import sys
 
     from errtype.score.lm import load_lm
 
-    if importlib.util.find_spec("kenlm") is not None:
-        pytest.skip("kenlm is installed: test_scribendi.test_kenlm_matches_arpa runs instead")
+    monkeypatch.setitem(sys.modules, "kenlm", None)  # import kenlm -> ImportError
     arpa = tmp_path / "lm.arpa"
     arpa.write_text("\\data\\\nngram 1=1\n\n\\1-grams:\n-1.0\t</s>\n\n\\end\\\n")
-    with pytest.raises(ResourceError, match="kenlm"):
+    with pytest.raises(ResourceError, match="pip install kenlm"):
         load_lm(f"kenlm:{arpa}")
