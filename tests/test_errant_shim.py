@@ -28,6 +28,7 @@ from errtype.errant.en import classifier as shim_classifier
 from errtype.errant.en import merger as shim_merger
 
 from .conftest import ROOT, peer, shared_path
+from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
 
 STRATEGIES = ("rules", "all-split", "all-merge", "all-equal")
 
@@ -465,3 +466,20 @@ def test_compare_m2_functions_without_peer() -> None:
     assert best == {"tp": 1, "fp": 0, "fn": 1} and fscore == (1.0, 0.5, 0.8333)
     assert levels[1] == {"R": [1, 0, 0], "U": [0, 0, 1]}
     assert "1\t0\t1\t1.0\t0.5\t0.8333" in printed
+
+
+def test_udpipe_backend_gives_docs(tiny_udpipe_model: Path) -> None:  # noqa: F811
+    """A parser that is not spaCy (UDPipe): the shim builds Docs carrying its annotation."""
+    cs = shim_errant.load("cs", udpipe_model=str(tiny_udpipe_model))
+    engine = errtype.load("cs", udpipe_model=str(tiny_udpipe_model))
+    orig, cor = cs.parse("Jak mas se dneska"), cs.parse("Jak se dneska máš ?")
+    sent = engine.parse("Jak mas se dneska")
+    assert [(t.text, t.lemma_, t.pos_, t.dep_) for t in orig] == \
+        [(t.text, t.lemma, t.pos, t.dep) for t in sent]
+    edits = cs.annotate(orig, cor)
+    assert [(e.o_start, e.o_end, e.c_str, e.type) for e in edits] == [
+        (1, 4, "se dneska máš", "R:WO:SPELL"), (4, 4, "?", "M:PUNCT")]
+    gold = cs.import_edit(orig, cor, [0, 4, 0, 5, "X"])  # minimised to the changed span
+    assert (gold.o_start, gold.o_end, gold.c_start, gold.c_end) == (1, 4, 1, 5)
+    want = engine.import_edit("Jak mas se dneska", "Jak se dneska máš ?", [0, 4, 0, 5, "X"])
+    assert (gold.type, gold.c_str) == (want.type, want.c_str) and gold.type != "X"

@@ -15,6 +15,7 @@ from errtype.lang import get_language
 from errtype.tokens import Sentence, Token
 
 from .conftest import peer
+from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
 
 UNKNOWN_TAG = "XX-NOT-PTB"  # a fine tag missing from ERRANT's en-ptb_map
 
@@ -112,3 +113,48 @@ def test_kenlm_loader_without_kenlm(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     arpa.write_text("\\data\\\nngram 1=1\n\n\\1-grams:\n-1.0\t</s>\n\n\\end\\\n")
     with pytest.raises(ResourceError, match="pip install kenlm"):
         load_lm(f"kenlm:{arpa}")
+
+
+def test_udpipe_model_option_and_czech_gold(tmp_path: Path, tiny_udpipe_model: Path,  # noqa: F811
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """--udpipe-model on the command line, and Czech -gold (import_edit), which crashes in the
+    Czech ERRANT (README: "fixed")."""
+    o, c = _files(tmp_path, ["Jak mas se dneska"], ["Jak se dneska máš ?"])
+    out = tmp_path / "cs.m2"
+    assert cli.main(["--lang", "cs", "--udpipe-model", str(tiny_udpipe_model), "-orig", o,
+                     "-cor", c, "-out", str(out), "-q"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "A 1 4|||R:WO:SPELL|||se dneska máš|||" in text and "A 4 4|||M:PUNCT|||?|||" in text
+    gold = tmp_path / "gold.m2"
+    out.write_text(text.replace("R:WO:SPELL", "X").replace("M:PUNCT", "Y"), encoding="utf-8")
+    assert cli.main(["--lang", "cs", "--udpipe-model", str(tiny_udpipe_model), "-gold",
+                     str(out), "-out", str(gold), "-q"]) == 0
+    assert gold.read_text(encoding="utf-8") == text
+    assert cli.main(["--lang", "cs", "--udpipe-model", str(tmp_path / "missing.udpipe"),
+                     "-orig", o, "-cor", c, "-out", str(tmp_path / "x.m2"), "-q"]) == 2
+    assert "missing.udpipe" in capsys.readouterr().err
+
+
+def test_language_plugins_register() -> None:
+    """Languages are plug-ins: a registered Language is used by load/annotate like a built-in."""
+    from errtype.lang import available, register
+    from errtype.lang.en import English
+
+    class Shouty(English):
+        code = "x-shouty"
+
+        def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> str:
+            return super().classify(edit, orig, cor).upper() + "!"
+
+    register("x-shouty", Shouty)
+    try:
+        import errtype
+
+        assert "x-shouty" in available()
+        edits = errtype.load("x-shouty").annotate("This are good .", "This is good .")
+        assert [e.type for e in edits] == ["R:VERB:SVA!"]
+    finally:
+        from errtype import lang
+
+        lang._FACTORIES.pop("x-shouty", None)
+        lang._CACHE.pop("x-shouty", None)
