@@ -425,7 +425,10 @@ def test_library_code_never_prints_or_exits() -> None:
 
     offenders = []
     for path in sorted((ROOT / "errtype").rglob("*.py")):
-        if "cli" in path.relative_to(ROOT / "errtype").parts:
+        parts = path.relative_to(ROOT / "errtype").parts
+        # command code may print: cli/, and errant/commands/ (ERRANT's command modules, whose
+        # print_results/print_table/verbose evaluate_edits print by ERRANT's API contract)
+        if "cli" in parts or parts[:2] == ("errant", "commands"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
