@@ -158,3 +158,24 @@ def test_language_plugins_register() -> None:
 
         lang._FACTORIES.pop("x-shouty", None)
         lang._CACHE.pop("x-shouty", None)
+
+
+def test_readme_python_api_example() -> None:
+    """The README's "Python API" snippet, with the outputs its comments state."""
+    import errtype
+
+    edits = errtype.annotate("This are a example .", "This is an example .")
+    assert [(e.o_start, e.o_end, e.type, e.c_str) for e in edits] == [
+        (1, 2, "R:VERB:SVA", "is"), (2, 3, "R:DET", "an")]
+    assert [e.type for e in errtype.annotate("Bydlim v Praze", "Bydlím v Praze", lang="cs")] \
+        == ["R:DIACR"]
+    ann = errtype.load("en")
+    orig, cor = ann.parse("She go home ."), ann.parse("She goes home .")
+    alignment = ann.align(orig, cor)
+    assert alignment.cost == alignment.cost_matrix[-1][-1] and alignment.op_matrix[2][2] == "S"
+    for strategy in ("rules", "all-split", "all-merge", "all-equal"):
+        assert [e.span for e in ann.merge(alignment, strategy)] == [(1, 2, 1, 2)]
+    gold = ann.import_edit(orig, cor, [1, 2, 1, 2])
+    assert (gold.type, gold.c_str) == ("R:VERB:SVA", "goes")
+    results = list(ann.annotate_stream([("She go home .", ["She goes home .", "She went home ."])]))
+    assert [[e.type for e in es] for es in results[0].edits] == [["R:VERB:SVA"], ["R:VERB:TENSE"]]
