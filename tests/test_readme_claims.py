@@ -179,3 +179,24 @@ def test_readme_python_api_example() -> None:
     assert (gold.type, gold.c_str) == ("R:VERB:SVA", "goes")
     results = list(ann.annotate_stream([("She go home .", ["She goes home .", "She went home ."])]))
     assert [[e.type for e in es] for es in results[0].edits] == [["R:VERB:SVA"], ["R:VERB:TENSE"]]
+
+
+def test_missing_peer_fails_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the peers installed by CI, a comparison that cannot import its peer fails the run
+    (issue 12: "CI fails if a differential test cannot run"); locally it skips."""
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("ERRTYPE_CI_LM", raising=False)
+    for name in ("errant.no_such_module", "gleu.no_such_module", "torch.no_such_module"):
+        with pytest.raises(pytest.skip.Exception):
+            peer(name)
+    monkeypatch.setenv("CI", "true")
+    for name in ("errant.no_such_module", "nltk.no_such_module", "cs_core_news_sm.nothing"):
+        with pytest.raises(pytest.fail.Exception, match="CI installs it"):
+            peer(name)
+    with pytest.raises(pytest.skip.Exception):  # installed only in the second CI step
+        peer("torch.no_such_module")
+    monkeypatch.setenv("ERRTYPE_CI_LM", "1")
+    with pytest.raises(pytest.fail.Exception):
+        peer("transformers.no_such_module")
+    with pytest.raises(pytest.skip.Exception):  # kenlm needs a compiler: never required
+        peer("kenlm.no_such_module")
