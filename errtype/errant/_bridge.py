@@ -10,17 +10,32 @@ from ..tokens import Sentence
 
 #: key under which a Doc built by the shim keeps the Sentence errtype parsed it from
 _KEY = "errtype.sentence"
+#: key of the conversion cache of other Docs: (annotation fingerprint, Sentence)
+_CACHE_KEY = "errtype.sentence.cache"
+
+
+def _fingerprint(doc: Any) -> bytes:
+    from spacy.attrs import DEP, HEAD, LEMMA, ORTH, POS, TAG
+
+    return bytes(doc.to_array([ORTH, LEMMA, POS, TAG, DEP, HEAD]).tobytes())
 
 
 def sentence_of(doc: Any) -> Sentence:
     """The errtype Sentence behind a spaCy Doc (or Span): the parser's own when the shim built
-    the Doc, else converted from the Doc's annotation."""
-    base = getattr(doc, "doc", doc)
-    if base is doc:
-        cached = doc.user_data.get(_KEY)
-        if isinstance(cached, Sentence) and len(cached) == len(doc):
-            return cached
-    return doc_to_sentence(doc)
+    the Doc, else converted from the Doc's annotation (cached on the Doc while that annotation
+    is unchanged)."""
+    if getattr(doc, "doc", doc) is not doc:  # a Span
+        return doc_to_sentence(doc)
+    own = doc.user_data.get(_KEY)
+    if isinstance(own, Sentence) and len(own) == len(doc):
+        return own
+    key = _fingerprint(doc)
+    cached = doc.user_data.get(_CACHE_KEY)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    sentence = doc_to_sentence(doc)
+    doc.user_data[_CACHE_KEY] = (key, sentence)
+    return sentence
 
 
 def sentence_to_doc(sentence: Sentence, vocab: Any) -> Any:
