@@ -25,6 +25,7 @@ from errtype.errant.commands import compare_m2 as shim_compare
 from errtype.errant.commands import parallel_to_m2 as shim_parallel
 from errtype.errant.edit import Edit
 from errtype.errant.en import classifier as shim_classifier
+from errtype.errant.en import lancaster as shim_lancaster
 from errtype.errant.en import merger as shim_merger
 
 from .conftest import ROOT, peer, shared_path
@@ -188,6 +189,16 @@ def test_signatures_match_errant(real_errant: ModuleType) -> None:
     for ours, theirs in pairs:
         assert _positional(inspect.signature(ours)) == _positional(inspect.signature(theirs)), \
             ours.__qualname__
+    import errant.en.lancaster
+
+    for name in ("__init__", "stem"):
+        assert _positional(inspect.signature(getattr(shim_lancaster.LancasterStemmer, name))) == \
+            _positional(inspect.signature(getattr(errant.en.lancaster.LancasterStemmer, name)))
+    ours_stem, real_stem = shim_lancaster.LancasterStemmer(), errant.en.lancaster.LancasterStemmer()
+    words = ["Running", "maximum", "cats", "happily", "generously", "Ünïcode", ""]
+    assert [ours_stem.stem(w) for w in words] == [real_stem.stem(w) for w in words]
+    assert repr(ours_stem) == repr(real_stem)
+    assert real_errant.Annotator.__name__ == shim_errant.Annotator.__name__ == "Annotator"
     assert shim_errant.__version__ == real_errant.__version__ == "3.0.2"
     assert shim_parallel.noop_edit(2) == errant.commands.parallel_to_m2.noop_edit(2)
     assert shim_commands.__name__ == "errtype.errant.commands"
