@@ -313,6 +313,9 @@ def test_differential_against_errant(shim: Annotator, real: Any) -> None:
             ro = real.parse(o)
             assert [(t.text, t.tag_, t.pos_, t.lemma_, t.dep_, t.head.i) for t in ro] == \
                 [(t.text, t.tag_, t.pos_, t.lemma_, t.dep_, t.head.i) for t in od], o
+            rt, ot = real.parse(o, tokenise=True), shim.parse(o, tokenise=True)
+            assert [(t.text, t.tag_, t.head.i) for t in rt] == \
+                [(t.text, t.tag_, t.head.i) for t in ot], o
         got = [_edit_view(e) for e in shim.annotate(od, cd)]
         want = [_edit_view(e) for e in real.annotate(od, cd)]
         counts["edits"] += len(want)
