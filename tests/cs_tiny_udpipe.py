@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import peer
+
 #: one sentence per string; tokens "form lemma upos xpos head deprel", "+" = no space after
 _DATA = [
     "Bydlím bydlet VERB VB 0 root;v v ADP RR 3 case;"
@@ -40,7 +42,7 @@ def conllu(repeat: int = 3) -> str:
 
 def train(path: Path) -> Path:
     """Train a minimal tokenizer+tagger+parser model and write it to ``path``."""
-    udpipe = pytest.importorskip("ufal.udpipe")
+    udpipe = peer("ufal.udpipe", "the cs extra")
     reader = udpipe.InputFormat.newInputFormat("conllu")
     reader.setText(conllu())
     sentences, sent, error = udpipe.Sentences(), udpipe.Sentence(), udpipe.ProcessingError()

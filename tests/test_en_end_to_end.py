@@ -8,7 +8,7 @@ import pytest
 
 from errtype.cli.m2 import main
 
-from .conftest import shared_path
+from .conftest import peer, shared_path
 
 STRATEGIES = ["rules", "all-split", "all-merge", "all-equal"]
 
@@ -126,10 +126,7 @@ def test_quirks_every_line_gives_a_block(tmp_path: Path) -> None:
 def test_same_edits_as_errant_on_jfleg_and_conll(shared: type) -> None:
     """Differential check against the reference implementation (the `bench` extra installs it):
     the same spaCy pipeline object, JFLEG dev (ref0) + CoNLL-2014 CAMB, every edit and type."""
-    try:
-        import errant
-    except Exception as exc:  # noqa: BLE001 - not installed, or its imports fail
-        pytest.skip(f"errant 3.0.2 not importable (pip install '.[bench]'): {exc}")
+    errant = peer("errant", "pip install '.[bench]'")
     import errtype
 
     src = shared.path("jfleg", "dev.src").read_text(encoding="utf-8").splitlines()
@@ -140,12 +137,12 @@ def test_same_edits_as_errant_on_jfleg_and_conll(shared: type) -> None:
                                                  *zip(inp, camb, strict=True)]]
     pairs = [(o, c) for o, c in pairs if o and c]
     ours = errtype.load("en")
-    peer = errant.load("en", nlp=ours.parser.nlp)
+    real = errant.load("en", nlp=ours.parser.nlp)
     sents = list(ours.parser.parse_many([t for p in pairs for t in p]))
     differ = []
     for n, (o, c) in enumerate(pairs):
         want = [(e.o_start, e.o_end, e.c_start, e.c_end, e.type, e.c_str)
-                for e in peer.annotate(peer.parse(o), peer.parse(c))]
+                for e in real.annotate(real.parse(o), real.parse(c))]
         got = [(e.o_start, e.o_end, e.c_start, e.c_end, e.type, e.c_str)
                for e in ours.annotate(sents[2 * n], sents[2 * n + 1])]
         if got != want:

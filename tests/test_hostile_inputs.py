@@ -211,14 +211,14 @@ def test_hostile_lines_give_one_exact_block_each(tmp_path: Path) -> None:
 def test_very_long_sentences(tmp_path: Path) -> None:
     long_o = " ".join(f"w{i % 50}" for i in range(1500))
     long_c = long_o.replace("w7 ", "w7 inserted ", 3).replace(" w20 ", " ", 2)
-    o, c = files = [lines_file(tmp_path, "o.txt", [long_o, "short"]),
-                    lines_file(tmp_path, "c.txt", [long_c, "short ."])]
+    o, c = [lines_file(tmp_path, "o.txt", [long_o, "short"]),
+            lines_file(tmp_path, "c.txt", [long_c, "short ."])]
     out = tmp_path / "out.m2"
     assert cli.main(["-orig", o, "-cor", c, "-out", str(out), "-q"]) == 0
     blocks = list(read_m2(out))
     assert [len(b.tokens) for b in blocks] == [1500, 1]
     assert apply_m2(blocks[0].tokens, blocks[0].edits) == long_c.split()
-    assert len(blocks[0].edits) == 5 and files
+    assert len(blocks[0].edits) == 5
 
 
 def test_invalid_utf8_fails_cleanly_or_is_replaced(tmp_path: Path,
@@ -426,7 +426,10 @@ def test_library_code_never_prints_or_exits() -> None:
 
     offenders = []
     for path in sorted((ROOT / "errtype").rglob("*.py")):
-        if "cli" in path.relative_to(ROOT / "errtype").parts:
+        parts = path.relative_to(ROOT / "errtype").parts
+        # command code may print: cli/, and errant/commands/ (ERRANT's command modules, whose
+        # print_results/print_table/verbose evaluate_edits print by ERRANT's API contract)
+        if "cli" in parts or parts[:2] == ("errant", "commands"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):

@@ -8,6 +8,8 @@ import pytest
 
 from errtype.lang.en.lancaster import RULES, stem
 
+from .conftest import peer
+
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED = Path(__file__).with_name("data") / "lancaster_expected.tsv"
 WORDLIST = ROOT / "resources" / "en_GB-large.txt"
@@ -67,11 +69,7 @@ def test_edge_cases(word: str, expected: str) -> None:
 @pytest.mark.slow
 def test_matches_nltk_on_wordlist() -> None:
     """Compare with nltk on every (lower-cased) word of the bundled speller list."""
-    nltk_stem = pytest.importorskip(
-        "nltk.stem",
-        reason="nltk not installed (only needed for this cross-check)",
-        exc_type=ImportError,
-    )
+    nltk_stem = peer("nltk.stem", "the bench extra installs nltk for this cross-check")
     reference = nltk_stem.LancasterStemmer()
     words = WORDLIST.read_text(encoding="utf-8").splitlines()
     assert len(words) == 170565

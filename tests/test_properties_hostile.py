@@ -7,7 +7,6 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +14,7 @@ import errtype
 from errtype.convert import parallel_to_m2
 from errtype.m2 import M2Block, M2Edit, read_m2
 
-from .conftest import apply_m2
+from .conftest import apply_m2, peer
 
 # Words: real words (so that edits get typed like real ones) or arbitrary Unicode without
 # whitespace or surrogates: controls, zero-width and format characters, non-BMP, any script.
@@ -86,7 +85,7 @@ def test_english_random_pairs(pairs: list[tuple[str, str]]) -> None:
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_pairs(_CS_WORDS))
 def test_czech_random_pairs(pairs: list[tuple[str, str]]) -> None:
-    pytest.importorskip("cs_core_news_sm")
+    peer("cs_core_news_sm", "the cs extra")
     check_pairs("cs", pairs)
 
 

@@ -89,7 +89,7 @@ def test_leave_one_out_arithmetic(m2_file) -> None:
         (2, 0, 1), (2, 1, 0), (0, 1, 2)]
     assert [v["f"] for v in res.annotators.values()] == pytest.approx(H)
     assert res.human == pytest.approx(sum(H) / 3)
-    assert res.human == pytest.approx(0.541126, abs=1e-6)
+    assert res.human == pytest.approx(0.541126, abs=1e-6)  # mean(H), H worked out by hand above
     assert "scorer:exact|beta:0.5|annotators:3|missing:first|scheme:leave-one-out" in res.signature
 
 
@@ -136,7 +136,6 @@ def test_curve_and_sampling(m2_file) -> None:
 
 
 def test_maxmatch_agrees_with_exact_on_clear_edits(m2_file) -> None:
-    pytest.importorskip("errtype.score.maxmatch")
     from errtype.score.ratio import maxmatch_scorer
 
     data = Annotations.from_m2(m2_file)
@@ -175,7 +174,6 @@ def test_cli_m2_exact_and_json(m2_file, tmp_path, capsys) -> None:
 # ---------------------------------------------------------------- shared data
 
 def test_conll14_two_annotators(capsys) -> None:
-    pytest.importorskip("errtype.score.maxmatch")
     from errtype.score.maxmatch import load_gold, maxmatch
 
     c = shared_path("conll14")
@@ -183,6 +181,8 @@ def test_conll14_two_annotators(capsys) -> None:
                  "--json", "-"]) == 0
     out = capsys.readouterr().out
     res = json.loads(out[out.index("{"):])
+    # regression pins; the leave-one-out values below are checked against the official
+    # single-annotator M2 files
     assert res["annotators"]["0"]["f"] == pytest.approx(0.4534, abs=1e-4)
     assert res["annotators"]["1"]["f"] == pytest.approx(0.3832, abs=1e-4)
     assert res["human"] == pytest.approx(0.4183, abs=1e-4)
@@ -199,7 +199,6 @@ def test_conll14_two_annotators(capsys) -> None:
 
 
 def test_jfleg_dev_human_average() -> None:
-    pytest.importorskip("errtype.score.maxmatch")
     from errtype.score.ratio import errant_scorer, maxmatch_scorer
 
     j = shared_path("jfleg")
@@ -211,18 +210,25 @@ def test_jfleg_dev_human_average() -> None:
     systems = {"spellchecked": lines("dev.spellchecked.src"), "source": lines("dev.src")}
     mm = ratio_score(data, systems, maxmatch_scorer())
     per_ref = [100 * v["f"] for v in mm.annotators.values()]
-    # METRICS.md, from the released dev.ref.m2: 62.82 / 61.73 / 64.67 / 64.53, mean 63.4
+    # Regression pins (errtype's own output). The published per-reference figures (METRICS.md
+    # §2.2: 62.82 / 61.73 / 64.67 / 64.53, mean 63.4; the JFLEG paper says 63.2) were scored
+    # against JFLEG's released dev.ref.m2, made by its unofficial m2converter (NLTK
+    # re-tokenisation, a Stanford-tagger POS edit distance, IOB-grouped edits, and a noop only
+    # for the first unchanged reference: later unchanged references are absent from the block).
+    # Here the gold edits are ERRANT's, extracted from the same reference texts. The
+    # leave-one-out arithmetic itself reproduces official numbers exactly
+    # (test_conll14_two_annotators); emulating only the noop rule gives 62.47 / 61.50 / 65.38 /
+    # 64.95, so the rest of the gap is the gold edit segmentation, not the scorer.
     assert per_ref == pytest.approx([62.81, 61.76, 65.49, 64.95], abs=0.01)
-    assert 100 * mm.human == pytest.approx(63.4, abs=0.5)
-    assert mm.systems["spellchecked"]["ratio"] == pytest.approx(0.5658, abs=1e-4)
+    assert 100 * mm.human == pytest.approx(63.75, abs=0.01)  # regression pin (published 63.4)
+    assert mm.systems["spellchecked"]["ratio"] == pytest.approx(0.5658, abs=1e-4)  # regr. pin
     assert mm.systems["source"]["f"] == 0.0
     er = ratio_score(data, {"spellchecked": systems["spellchecked"]}, errant_scorer())
-    assert 100 * er.human == pytest.approx(53.76, abs=0.01)
-    assert er.systems["spellchecked"]["ratio"] == pytest.approx(0.6405, abs=1e-4)
+    assert 100 * er.human == pytest.approx(53.76, abs=0.01)  # regression pin
+    assert er.systems["spellchecked"]["ratio"] == pytest.approx(0.6405, abs=1e-4)  # regr. pin
 
 
 def test_cli_text_mode(tmp_path, capsys) -> None:
-    pytest.importorskip("errtype.score.maxmatch")
     files = {"src": "I has a cat .\nHe go home .\n", "r0": "I have a cat .\nHe goes home .\n",
              "r1": "I have a cat .\nHe went home .\n", "r2": "I had a cat .\nHe goes home .\n",
              "sys": "I have a cat .\nHe go home .\n"}

@@ -62,6 +62,10 @@ class SpacyParser:
             return Sentence()
         return doc_to_sentence(self.nlp(doc))
 
+    def parse_doc(self, text: str, tokenize: bool = False) -> Any:
+        """The processed spaCy Doc itself (what ERRANT's ``Annotator.parse`` returns)."""
+        return self.nlp(self._doc(text, tokenize))
+
     def parse_many(self, texts: Iterable[str], tokenize: bool = False) -> Iterator[Sentence]:
         docs = (self._doc(t, tokenize) for t in texts)
         for doc in self.nlp.pipe(docs, batch_size=self.batch_size):

@@ -1,0 +1,1 @@
+"""ERRANT's ``errant.commands`` modules: the helper functions toolkits import from them."""

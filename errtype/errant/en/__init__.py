@@ -1,0 +1,1 @@
+"""ERRANT's ``errant.en`` modules (``merger``, ``classifier``) backed by errtype's English."""
