@@ -9,9 +9,10 @@ for the language; the classifier then uses its documented fallback.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["PACKS", "Pack", "UDPIPE_BASE_URL", "UDPIPE_LICENCE", "get_pack"]
+__all__ = ["PACKS", "Pack", "UDPIPE_BASE_URL", "UDPIPE_LICENCE", "get_pack", "variant_test"]
 
 #: where the UDPipe 1 models for UD 2.5 (2019-12-06) are published
 UDPIPE_BASE_URL = "https://lindat.mff.cuni.cz/repository/xmlui/bitstream/handle/11234/1-3131/"
@@ -28,6 +29,9 @@ class Pack:
     udpipe: str | None = None
     hunspell: str | None = None
     snowball: str | None = None
+    #: orthographic alternants of one word, typed SPELL: "a/b" whole words, "a-/b-" word-initial,
+    #: "-a/-b" word-final (e.g. Ukrainian euphony: в-/у-, з/із/зі, reflexive -ся/-сь)
+    variants: tuple[str, ...] = ()
 
 
 def _ud25(treebank: str) -> str:
@@ -66,9 +70,49 @@ PACKS: dict[str, Pack] = {p.code: p for p in (
          _ud25("slovenian-ssj"), "sl_SI", None),
     Pack("sv", "Swedish", ("sv_core_news_sm", "sv_core_news_md", "sv_core_news_lg"),
          _ud25("swedish-talbanken"), "sv_SE", "swedish"),
+    # the euphony alternations of Ukrainian orthography (Український правопис 2019, §§ 23-28)
     Pack("uk", "Ukrainian", ("uk_core_news_sm", "uk_core_news_md", "uk_core_news_lg"),
-         _ud25("ukrainian-iu"), "uk_UA", None),
+         _ud25("ukrainian-iu"), "uk_UA", None,
+         ("в-/у-", "і-/й-", "з/із/зі", "о/об", "-ся/-сь")),
 )}
+
+
+def variant_test(variants: tuple[str, ...]) -> Callable[[str, str], bool] | None:
+    """``same(a, b)``: the lower-cased words are alternants by one of ``variants``."""
+    if not variants:
+        return None
+    whole: list[frozenset[str]] = []
+    initial: list[tuple[str, ...]] = []
+    final: list[tuple[str, ...]] = []
+    for item in variants:
+        forms = tuple(item.split("/"))
+        if all(f.endswith("-") for f in forms):
+            initial.append(tuple(f[:-1] for f in forms))
+        elif all(f.startswith("-") for f in forms):
+            final.append(tuple(f[1:] for f in forms))
+        else:
+            whole.append(frozenset(forms))
+
+    def same(a: str, b: str) -> bool:
+        a, b = a.lower(), b.lower()
+        if a == b:
+            return False
+        if any(a in g and b in g for g in whole):
+            return True
+        for forms in initial:
+            for x in forms:
+                for y in forms:
+                    if x != y and a.startswith(x) and b.startswith(y) and a[len(x):] == b[len(y):]:
+                        return True
+        for forms in final:
+            for x in forms:
+                for y in forms:
+                    if (x != y and a.endswith(x) and b.endswith(y)
+                            and a[:len(a) - len(x)] == b[:len(b) - len(y)]):
+                        return True
+        return False
+
+    return same
 
 
 def get_pack(code: str) -> Pack | None:

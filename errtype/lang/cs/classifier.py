@@ -37,6 +37,8 @@ class CzechClassifier(UDClassifier):
     verb_before_lemma = True
     stem_inflection = False
     pairwise = False
+    paradigm_groups = False
+    connectives = False
 
     def __init__(self, is_valid_word: Callable[[str], bool], feats: bool = False) -> None:
         super().__init__(is_valid_word, _same_cz_stem, feats)

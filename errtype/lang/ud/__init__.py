@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ...errors import ResourceError
 from ..base import Language
-from ..packs import Pack, get_pack
+from ..packs import Pack, get_pack, variant_test
 from .classifier import UDClassifier
 from .resources import HunspellLexicon, prefix_same_stem, snowball_same_stem
 
@@ -53,7 +53,9 @@ def make_classifier(code: str, feats: bool = False) -> UDClassifier:
     lexicon, stem, missing = load_resources(get_pack(code))
     for note in missing:
         log.info("errtype %s: %s", code, note)
-    classifier = UDClassifier(lexicon, stem, feats)
+    pack = get_pack(code)
+    variants = variant_test(pack.variants) if pack else None
+    classifier = UDClassifier(lexicon, stem, feats, variants)
     classifier.resources_missing = missing
     return classifier
 

@@ -34,6 +34,9 @@ DEP_MAP = {"acomp": "ADJ", "amod": "ADJ", "advmod": "ADV", "det": "DET", "prep":
 _PRON_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj"})
 #: which token of a multi-token inflection edit names it (nominal heads before their modifiers)
 _HEAD_ORDER = ("NOUN", "PROPN", "PRON", "VERB", "AUX", "ADJ", "DET", "NUM", "ADV")
+_NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "DET", "PRON", "NUM"})
+_CONJ = frozenset({"CCONJ", "SCONJ"})
+_CONNECTIVE = frozenset({"CCONJ", "SCONJ", "PRON", "DET", "ADV"})
 _UNSAFE = re.compile(r"[^A-Za-z0-9]+")
 
 
@@ -44,6 +47,10 @@ def _features(feats: str) -> dict[str, str]:
         if sep:
             out[name] = value
     return out
+
+
+def _verbal(t: Token) -> bool:
+    return t.pos in ("VERB", "AUX") or "VerbForm=" in t.feats
 
 
 def _safe(name: str) -> str:
@@ -75,7 +82,8 @@ class UDClassifier:
     """Types edits of UD-annotated sentences.
 
     ``is_valid_word``: the SPELL lexicon (None: no SPELL decisions from a lexicon);
-    ``same_stem(a, b)``: the MORPH stem test; ``feats``: name differing UD features in ``:INFL``.
+    ``same_stem(a, b)``: the MORPH stem test; ``feats``: name differing UD features in ``:INFL``;
+    ``variants(a, b)``: the two words are orthographic alternants of one word (SPELL).
     """
 
     rare_pos = RARE_POS
@@ -90,11 +98,18 @@ class UDClassifier:
     #: equal-length multi-token edits whose only lexical change is in one POS get that POS;
     #: pure inflection changes are POS:INFL of their head
     pairwise = True
+    #: same lemma under two UPOS of one paradigm (ADJ/NOUN, AUX/VERB, participle/verb) is
+    #: inflection, not derivation
+    paradigm_groups = True
+    #: conjunction vs relative word: a conjunction error
+    connectives = True
 
     def __init__(self, is_valid_word: Callable[[str], bool] | None = None,
                  same_stem: Callable[[str, str], bool] | None = None,
-                 feats: bool = False) -> None:
+                 feats: bool = False,
+                 variants: Callable[[str, str], bool] | None = None) -> None:
         self.is_valid_word = is_valid_word
+        self.variants = variants
         self.same_stem = same_stem
         self.feats = feats
         #: notes on the resources this classifier runs without (set by its language)
@@ -175,8 +190,10 @@ class UDClassifier:
 
     # ------------------------------------------------------------------- 1:1 edits
     def spelling(self, o: Token, c: Token) -> str | None:
-        """SPELL when the lexicon rejects the original word and it is close to the correction;
-        None to go on with the other rules."""
+        """SPELL for orthographic alternants of one word, or when the lexicon rejects the
+        original word and it is close to the correction; None to go on with the other rules."""
+        if self.variants is not None and self.variants(o.text, c.text):
+            return "SPELL"
         if self.is_valid_word is None or not o.text.isalpha() or self.is_valid_word(o.text):
             return None
         if 1 - Indel.normalized_distance(o.lower, c.lower) > 0.5:
@@ -194,6 +211,8 @@ class UDClassifier:
         if o.lemma == c.lemma:
             if po == pc and po in self.inflected_pos:
                 return po + ":INFL" + self.feature_suffix([(o, c)])
+            if self.paradigm_pos(o, c):
+                return self.paradigm_pos(o, c) + ":INFL" + self.feature_suffix([(o, c)])
             return "MORPH"
         if (self.same_stem is not None and self.same_stem(o.text, c.text)
                 and po in self.inflected_pos and pc in self.inflected_pos):
@@ -202,6 +221,8 @@ class UDClassifier:
             return "MORPH"
         if po == pc and po not in self.rare_pos:
             return po
+        if self.connective_pos(o, c):
+            return self.connective_pos(o, c)
         if o.dep == c.dep and o.dep in self.dep_map:
             return self.dep_map[o.dep]
         if {po, pc} == {"DET", "PRON"}:
@@ -211,6 +232,29 @@ class UDClassifier:
                 return "DET"
             return None
         return "OTHER"
+
+    def paradigm_pos(self, o: Token, c: Token) -> str | None:
+        """For one lemma under two UPOS: the POS of the correction when both tags belong to one
+        paradigm (nominal: NOUN PROPN ADJ DET PRON NUM; verbal: VERB AUX or any form with a
+        VerbForm feature, i.e. participles, converbs); None otherwise (derivation: MORPH)."""
+        if not self.paradigm_groups:
+            return None
+        verbal = _verbal(o) and _verbal(c)
+        if verbal:
+            return c.pos if c.pos in ("VERB", "AUX") else "VERB"
+        if o.pos in _NOMINAL and c.pos in _NOMINAL:
+            return c.pos
+        return None
+
+    def connective_pos(self, o: Token, c: Token) -> str | None:
+        """A conjunction replacing, or replaced by, another clause-linking word (relative
+        pronoun/determiner/adverb, other conjunction): that conjunction's POS."""
+        if not self.connectives:
+            return None
+        for a, b in ((c, o), (o, c)):
+            if a.pos in _CONJ and b.pos in _CONNECTIVE:
+                return a.pos
+        return None
 
     def feature_suffix(self, pairs: Sequence[tuple[Token, Token]]) -> str:
         """``:F1+F2`` naming the differing UD features when ``feats`` is on, else ''."""
