@@ -39,6 +39,7 @@ class CzechClassifier(UDClassifier):
     pairwise = False
     paradigm_groups = False
     connectives = False
+    real_word_spelling = False
 
     def __init__(self, is_valid_word: Callable[[str], bool], feats: bool = False) -> None:
         super().__init__(is_valid_word, _same_cz_stem, feats)
@@ -62,8 +63,11 @@ class CzechClassifier(UDClassifier):
     def is_quotation_change(self, o_join: str, c_join: str) -> bool:
         return strip_quotes(o_join) == strip_quotes(c_join)
 
-    def is_transposition(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
-        return is_transposition_compatible(o_texts, c_texts)
+    def transposition_type(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        """WO:SPELL by the Czech weighted transposition test."""
+        if is_transposition_compatible([t.text for t in o], [t.text for t in c]):
+            return "WO:SPELL"
+        return None
 
     def spelling(self, o: Token, c: Token) -> str | None:
         """A word unknown to the lexicon decides the type alone: SPELL when close to the

@@ -17,12 +17,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import Indel, Levenshtein
 
 from ...edit import Edit
 from ...tokens import Sentence, Token
 from ..base import prefixed_type
-from .text import fold_marks, is_punct_char, quote_key, transposition_compatible
+from .text import (
+    fold_marks,
+    is_punct_char,
+    quote_key,
+    similar_words,
+    transposition_compatible,
+)
 
 __all__ = ["INFLECTED_POS", "UDClassifier", "feature_diff"]
 
@@ -47,6 +53,29 @@ def _features(feats: str) -> dict[str, str]:
         if sep:
             out[name] = value
     return out
+
+
+#: word classes whose members are few and short: a one-character change between two of them is
+#: a word choice (на -> за), not a misspelling
+_CLOSED = frozenset({"ADP", "AUX", "CCONJ", "DET", "NUM", "PART", "PRON", "PUNCT", "SCONJ",
+                     "SYM"})
+
+
+def _near_miss(o: Token, c: Token) -> bool:
+    """Unrelated content words (no shared lemma or stem) whose forms differ by one character
+    edit (two for words of 8+ characters)."""
+    if o.pos in _CLOSED or c.pos in _CLOSED or min(len(o.text), len(c.text)) < 3:
+        return False
+    limit = 2 if max(len(o.text), len(c.text)) >= 8 else 1
+    return Levenshtein.distance(o.lower, c.lower, score_cutoff=limit) <= limit
+
+
+def _same_word(a: Token, b: Token) -> bool:
+    return a.lower == b.lower or (a.lemma == b.lemma and a.lemma != "")
+
+
+def _similar_tokens(a: Token, b: Token) -> bool:
+    return _same_word(a, b) or similar_words(a.text, b.text)
 
 
 def _verbal(t: Token) -> bool:
@@ -103,6 +132,8 @@ class UDClassifier:
     paradigm_groups = True
     #: conjunction vs relative word: a conjunction error
     connectives = True
+    #: two unrelated content words one character apart: a (real-word) spelling error
+    real_word_spelling = True
 
     def __init__(self, is_valid_word: Callable[[str], bool] | None = None,
                  same_stem: Callable[[str, str], bool] | None = None,
@@ -148,8 +179,9 @@ class UDClassifier:
             return "QUOTATION"
         if sorted(t.lower for t in o) == sorted(t.lower for t in c):
             return "WO"
-        if self.is_transposition(o_texts, c_texts):
-            return "WO:SPELL"
+        moved = self.transposition_type(o, c)
+        if moved:
+            return moved
         if len(o) == 1 and len(c) == 1:
             one = self.one_to_one(o[0], c[0])
             if one is not None:
@@ -185,8 +217,16 @@ class UDClassifier:
     def is_quotation_change(self, o_join: str, c_join: str) -> bool:
         return quote_key(o_join) == quote_key(c_join)
 
-    def is_transposition(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
-        return transposition_compatible(o_texts, c_texts)
+    def transposition_type(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        """WO when the tokens are reordered and only re-inflected (each moved pair shares its
+        lemma), WO:SPELL when some pairs are only similar in spelling, else None."""
+        if len(o) != len(c) or len(o) < 2:
+            return None
+        if transposition_compatible(o, c, _same_word):
+            return "WO"
+        if transposition_compatible(o, c, _similar_tokens):
+            return "WO:SPELL"
+        return None
 
     # ------------------------------------------------------------------- 1:1 edits
     def spelling(self, o: Token, c: Token) -> str | None:
@@ -219,6 +259,8 @@ class UDClassifier:
             if self.stem_inflection and po == pc:
                 return po + ":INFL" + self.feature_suffix([(o, c)])
             return "MORPH"
+        if self.real_word_spelling and _near_miss(o, c):
+            return "SPELL"
         if po == pc and po not in self.rare_pos:
             return po
         if self.connective_pos(o, c):

@@ -6,8 +6,11 @@ import string
 import unicodedata
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 from rapidfuzz.distance import Indel
+
+T = TypeVar("T")
 
 __all__ = ["fold_marks", "is_punct_char", "quote_key", "similar_words", "strip_punct",
            "transposition_compatible"]
@@ -44,6 +47,7 @@ def fold_marks(text: str) -> str:
         "NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
 
 
+@lru_cache(maxsize=1 << 16)
 def similar_words(a: str, b: str) -> bool:
     """Two word forms are spelling variants of each other: the Indel similarity of their
     lower-cased, mark-folded forms is at least 0.75 (ERRANT 3's split threshold)."""
@@ -51,14 +55,16 @@ def similar_words(a: str, b: str) -> bool:
     return a == b or 1 - Indel.normalized_distance(a, b) >= 0.75
 
 
-def transposition_compatible(src: Sequence[str], tgt: Sequence[str],
-                             similar: Callable[[str, str], bool] = similar_words) -> bool:
-    """``tgt`` reorders ``src`` up to spelling changes: equal length 2..8 and a permutation
-    that moves the first and the last token with every pair ``similar``."""
+def transposition_compatible(src: Sequence[T], tgt: Sequence[T],
+                             similar: Callable[[T, T], bool]) -> bool:
+    """``tgt`` reorders ``src`` up to ``similar`` pairs: equal length 2..8 and a permutation
+    that moves the first and the last item with every pair ``similar``."""
     n = len(src)
     if n != len(tgt) or not 2 <= n <= 8:
         return False
     ok = [[similar(s, t) for t in tgt] for s in src]
+    if not any(ok[0][1:]) or not any(ok[-1][:-1]):
+        return False
     used = [False] * n
 
     def search(i: int) -> bool:
