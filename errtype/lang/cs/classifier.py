@@ -40,6 +40,7 @@ class CzechClassifier(UDClassifier):
     paradigm_groups = False
     connectives = False
     real_word_spelling = False
+    same_analysis_spelling = False
 
     def __init__(self, is_valid_word: Callable[[str], bool], feats: bool = False) -> None:
         super().__init__(is_valid_word, _same_cz_stem, feats)

@@ -42,10 +42,19 @@ def load_resources(pack: Pack | None
         missing.append(f"no Snowball stemmer for {pack.name}: common-prefix stem test")
     else:
         try:
-            stem = snowball_same_stem(pack.snowball)
+            stem = _either(snowball_same_stem(pack.snowball), prefix_same_stem)
         except ResourceError as exc:
             missing.append(f"{exc}: common-prefix stem test")
     return lexicon, stem, missing
+
+
+def _either(first: Callable[[str, str], bool], second: Callable[[str, str], bool]
+            ) -> Callable[[str, str], bool]:
+    """Stems agree by the stemmer, or share the long prefix of the fallback test (Snowball
+    stemmers miss stem alternations such as Estonian consonant gradation: kell/kella)."""
+    def same_stem(a: str, b: str) -> bool:
+        return first(a, b) or second(a, b)
+    return same_stem
 
 
 def make_classifier(code: str, feats: bool = False) -> UDClassifier:

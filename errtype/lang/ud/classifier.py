@@ -70,6 +70,12 @@ def _near_miss(o: Token, c: Token) -> bool:
     return Levenshtein.distance(o.lower, c.lower, score_cutoff=limit) <= limit
 
 
+def _same_analysis(o: Token, c: Token) -> bool:
+    """Same lemma, UPOS and (non-empty) features: two spellings of one inflected form."""
+    return (o.lemma == c.lemma and o.pos == c.pos and o.feats == c.feats and o.feats != ""
+            and o.lower != c.lower)
+
+
 def _same_word(a: Token, b: Token) -> bool:
     return a.lower == b.lower or (a.lemma == b.lemma and a.lemma != "")
 
@@ -134,6 +140,8 @@ class UDClassifier:
     connectives = True
     #: two unrelated content words one character apart: a (real-word) spelling error
     real_word_spelling = True
+    #: two forms with one lemma, UPOS and feature set: the form, not the grammar, is wrong
+    same_analysis_spelling = True
 
     def __init__(self, is_valid_word: Callable[[str], bool] | None = None,
                  same_stem: Callable[[str, str], bool] | None = None,
@@ -248,6 +256,8 @@ class UDClassifier:
         po, pc = o.pos, c.pos
         if self.verb_before_lemma and po == "VERB" and pc == "VERB":
             return "VERB"
+        if self.same_analysis_spelling and _same_analysis(o, c):
+            return "SPELL"
         if o.lemma == c.lemma:
             if po == pc and po in self.inflected_pos:
                 return po + ":INFL" + self.feature_suffix([(o, c)])
@@ -256,8 +266,10 @@ class UDClassifier:
             return "MORPH"
         if (self.same_stem is not None and self.same_stem(o.text, c.text)
                 and po in self.inflected_pos and pc in self.inflected_pos):
-            if self.stem_inflection and po == pc:
-                return po + ":INFL" + self.feature_suffix([(o, c)])
+            if self.stem_inflection:
+                pos = po if po == pc else self.paradigm_pos(o, c)
+                if pos:
+                    return pos + ":INFL" + self.feature_suffix([(o, c)])
             return "MORPH"
         if self.real_word_spelling and _near_miss(o, c):
             return "SPELL"
