@@ -6,7 +6,6 @@ import hashlib
 import importlib.util
 import logging
 import os
-import sys
 from pathlib import Path
 
 import pytest
