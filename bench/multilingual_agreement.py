@@ -150,7 +150,8 @@ def agreement(scheme: str, gold: Path, ours: Path, fine: bool) -> dict:
     return {"per": per, "micro": float(m.group(1)), "macro": float(m.group(2))}
 
 
-def measure(lang: str, source: Path, model: Path, scheme: str, keep: Path | None) -> dict:
+def measure(lang: str, source: Path, model: Path, scheme: str, keep: Path | None,
+            with_extraction: bool = False) -> dict:
     blocks = read_gold(source)
     jobs = jobs_of(blocks)
     parser = UDPipeParser(model)
@@ -170,6 +171,8 @@ def measure(lang: str, source: Path, model: Path, scheme: str, keep: Path | None
     res: dict = {"lang": lang, "gold": str(source), "model": str(model), "blocks": len(blocks),
                  "corrections": len(jobs), "parse_seconds": parse_s,
                  "resources_missing": ud.classifier.resources_missing, "systems": {}}
+    if with_extraction:
+        res["extraction"] = extraction(lang, blocks, origs, cors, jobs)
     for name, classify in systems.items():
         types, secs = retype(blocks, origs, cors, jobs, classify)
         path = tmp / f"{lang}.{name}.m2"
@@ -178,6 +181,38 @@ def measure(lang: str, source: Path, model: Path, scheme: str, keep: Path | None
                                 "plain": agreement(scheme, gold, path, False),
                                 "fine": agreement(scheme, gold, path, True)}
     return res
+
+
+def extraction(lang: str, blocks, origs, cors, jobs) -> dict:
+    """Span F1 of parallel-mode extraction against annotator 0's gold spans (single-layer
+    corrections only), with the two merge-rule configurations of errtype.merge."""
+    from errtype.align import align
+    from errtype.merge import errant2_rules, errant3_rules
+
+    lang_obj = get_language(lang)
+    out = {}
+    for name, rules in (("errant2", errant2_rules()), ("errant3", errant3_rules())):
+        tp = fp = fn = 0
+        seen: set[int] = set()
+        for (bi, cor_toks, placed), c in zip(jobs, cors, strict=True):
+            edits = blocks[bi][1]
+            if bi in seen or not placed or edits[placed[0][0]][4] != "0":
+                continue
+            if len(placed) != sum(1 for e in edits if e[4] == "0" and e[2] != "noop"):
+                continue  # annotator 0 needed several layers: no single gold correction
+            seen.add(bi)
+            o = origs[bi]
+            gold = {(s, e, " ".join(cor_toks[cs:ce])) for _, (s, e, cs, ce) in placed}
+            seq = align(o, c, lang_obj).align_seq
+            hyp = {(a, b, " ".join(c.texts[x:y])) for a, b, x, y in rules(seq, o, c)}
+            tp += len(gold & hyp)
+            fp += len(hyp - gold)
+            fn += len(gold - hyp)
+        p = tp / (tp + fp) if tp + fp else 1.0
+        r = tp / (tp + fn) if tp + fn else 1.0
+        out[name] = {"P": p, "R": r, "F1": 2 * p * r / (p + r) if p + r else 0.0,
+                     "sentences": len(seen)}
+    return out
 
 
 def table(res: dict) -> str:
@@ -209,6 +244,10 @@ def table(res: dict) -> str:
                  f"(+{100 * cls / parse:.1f}% over parsing), with feats "
                  f"{sys_['ud+feats']['classify_seconds']:.2f}s, English rules "
                  f"{sys_['english']['classify_seconds']:.2f}s")
+    if "extraction" in res:
+        lines.append("extraction vs annotator 0's spans (span F1): " + ", ".join(
+            f"{k} rules {100 * v['F1']:.1f} (P {100 * v['P']:.1f} R {100 * v['R']:.1f})"
+            for k, v in res["extraction"].items()))
     if res["resources_missing"]:
         lines.append("resources missing: " + "; ".join(res["resources_missing"]))
     return "\n".join(lines)
@@ -222,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gold", help="LANG=PATH[:SCHEME] gold file for another language")
     ap.add_argument("--keep", type=Path, help="write the retyped M2 files here")
     ap.add_argument("--json", type=Path, help="also write the results as JSON here")
+    ap.add_argument("--extraction", action="store_true",
+                    help="also compare the merge-rule configurations on annotator 0's spans")
     args = ap.parse_args(argv)
     if not TOOL.is_file():
         print(f"agreement tool not found: {TOOL}", file=sys.stderr)
@@ -238,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         if not gold.is_file() or not model.is_file():
             print(f"skipping {lang}: {gold} or {model} not found", file=sys.stderr)
             continue
-        res = measure(lang, gold, model, scheme, args.keep)
+        res = measure(lang, gold, model, scheme, args.keep, args.extraction)
         results.append(res)
         print(table(res), flush=True)
         print()

@@ -242,11 +242,10 @@ class UDClassifier:
         original word and it is close to the correction; None to go on with the other rules."""
         if self.variants is not None and self.variants(o.text, c.text):
             return "SPELL"
-        if self.is_valid_word is None or not o.text.isalpha() or self.is_valid_word(o.text):
+        if (self.is_valid_word is None or not o.text.isalpha()
+                or 1 - Indel.normalized_distance(o.lower, c.lower) <= 0.5):
             return None
-        if 1 - Indel.normalized_distance(o.lower, c.lower) > 0.5:
-            return "SPELL"
-        return None
+        return None if self.is_valid_word(o.text) else "SPELL"  # lookups last: the slow part
 
     def one_to_one(self, o: Token, c: Token) -> str | None:
         """The type of a one-token replacement (None: fall through to the multi-token rules)."""
