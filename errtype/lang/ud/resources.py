@@ -30,9 +30,16 @@ def hunspell_dir() -> Path:
 
 
 class HunspellLexicon:
-    """Hunspell dictionary lookup: ``lexicon(word)`` is True when the dictionary accepts it."""
+    """Hunspell dictionary lookup: ``lexicon(word)`` is True when the dictionary accepts it.
 
-    def __init__(self, lang: str, data_dir: str | os.PathLike[str] | None = None):
+    ``compounds=False``: a word the dictionary accepts only by compounding (every analysis is
+    made of parts, as Estonian ``vanemadelt`` = van + emadelt) does not count as known.
+    Dictionaries with free compounding accept almost any string that way, which says little
+    about whether a learner's form is a word.
+    """
+
+    def __init__(self, lang: str, data_dir: str | os.PathLike[str] | None = None,
+                 compounds: bool = True):
         try:
             from hunspell import Hunspell
         except ImportError as exc:
@@ -43,6 +50,7 @@ class HunspellLexicon:
         if not Path(data_dir, f"{lang}.dic").is_file():
             raise ResourceError(f"Hunspell dictionary {lang}.dic not found in {data_dir}")
         self.lang = lang
+        self.compounds = compounds
         self._hunspell: Any = Hunspell(lang, hunspell_data_dir=str(data_dir))
         self._cached = lru_cache(maxsize=1 << 18)(self._lookup)
 
@@ -51,9 +59,14 @@ class HunspellLexicon:
 
     def _lookup(self, word: str) -> bool:
         try:
-            return bool(self._hunspell.spell(word))
+            if not self._hunspell.spell(word):
+                return False
+            if self.compounds:
+                return True
+            readings = self._hunspell.analyze(word)
         except UnicodeError:  # not representable in the dictionary's 8-bit encoding
             return False
+        return not readings or any(" pa:" not in r for r in readings)
 
     def __call__(self, word: str) -> bool:
         return self._cached(word)
