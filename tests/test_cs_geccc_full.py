@@ -19,6 +19,7 @@ from .conftest import ROOT, SHARED, shared_path
 #: sentence.m2, agreeing types per backend, and the gold R:DIACR edits
 EDITS = 27014
 SPACY_AGREE = 25805        # 95.52 %
+UDPIPE_AGREE = 25513       # 94.44 % with the stand-in ../shared/models/cs.udpipe
 DIACR_EDITS = 5000
 
 
@@ -62,8 +63,9 @@ def test_full_dev_typing_udpipe_stand_in(blocks: list) -> None:
         pytest.skip(f"stand-in model not available: {model}")
     typing = _bench().typing(errtype.load("cs", udpipe_model=str(model)), blocks)
     assert typing["edits"] == EDITS
-    # ../shared/data/multilingual/README.md: 93.9 % on held-out GECCC gold spans
-    assert typing["agreement"] >= 0.939
+    # ../shared/data/multilingual/README.md: 93.9 % on held-out GECCC gold spans; on dev the
+    # regression pin below (94.44 %)
+    assert typing["agree"] == UDPIPE_AGREE
 
 
 @pytest.mark.slow
