@@ -67,6 +67,9 @@ def test_registry_serves_every_pack_language() -> None:
         lang = get_language(code)
         assert isinstance(lang, UDLanguage) and lang.name == PACKS[code].name
     assert get_language("uk", feats=True).feats and not get_language("uk").feats
+    czech = get_language("cs", feats=True)
+    assert type(czech).__name__ == "Czech" and czech.classifier.feats
+    assert not get_language("cs").classifier.feats
     with pytest.raises(TypeError, match="feats=True needs a UD language"):
         get_language("en", feats=True)
 
