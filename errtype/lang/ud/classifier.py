@@ -258,10 +258,9 @@ class UDClassifier:
         if self.same_analysis_spelling and _same_analysis(o, c):
             return "SPELL"
         if o.lemma == c.lemma:
-            if po == pc and po in self.inflected_pos:
-                return po + ":INFL" + self.feature_suffix([(o, c)])
-            if self.paradigm_pos(o, c):
-                return self.paradigm_pos(o, c) + ":INFL" + self.feature_suffix([(o, c)])
+            pos = po if po == pc and po in self.inflected_pos else self.paradigm_pos(o, c)
+            if pos:
+                return pos + ":INFL" + self.feature_suffix([(o, c)])
             return "MORPH"
         if (self.same_stem is not None and self.same_stem(o.text, c.text)
                 and po in self.inflected_pos and pc in self.inflected_pos):
