@@ -6,7 +6,10 @@ with the gold type. Extraction: parallel mode (orig -> annotator 0's correction)
 annotator 0's gold spans, both from raw text (``sentence.input`` -> ``sentence.gold``, tokenised by
 the backend) and from the pre-tokenised M2 sentences (isolating alignment + merging).
 
-    python bench/geccc_agreement.py [--udpipe-model PATH] [--limit N] [--json OUT]
+Both Czech backends are measured in one run: the spaCy default (cs_core_news_sm) and UDPipe with
+``--udpipe-model`` (default: the stand-in ../shared/models/cs.udpipe).
+
+    python bench/geccc_agreement.py [--backend spacy udpipe] [--udpipe-model PATH] [--limit N]
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import errtype  # noqa: E402
 from errtype.edit import Edit, minimise  # noqa: E402
 
 GECCC = ROOT.parent / "shared" / "data" / "geccc"
+CS_UDPIPE = ROOT.parent / "shared" / "models" / "cs.udpipe"
 
 GoldEdit = tuple[int, int, str, list[str]]  # o_start, o_end, type, correction tokens
 
@@ -215,24 +219,11 @@ def report(res: dict, top: int) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--geccc", type=Path, default=GECCC,
-                    help="folder with sentence.{m2,input,gold}")
-    ap.add_argument("--udpipe-model", help="use this UDPipe model instead of the default backend")
-    ap.add_argument("--limit", type=int, help="only the first N sentences")
-    ap.add_argument("--no-raw", action="store_true", help="skip the raw-text extraction run")
-    ap.add_argument("--top", type=int, default=25, help="number of confusions to list")
-    ap.add_argument("--json", type=Path, help="also write the results as JSON here")
-    args = ap.parse_args(argv)
-    m2 = args.geccc / "sentence.m2"
-    if not m2.exists():
-        print(f"GECCC data not found: {m2}", file=sys.stderr)
-        return 2
+def run(args: argparse.Namespace, opts: dict, label: str) -> dict:
+    """The full measurement with one backend."""
     t0 = time.time()
-    opts = {"udpipe_model": args.udpipe_model} if args.udpipe_model else {"backend": "spacy"}
     ann = errtype.load("cs", **opts)
-    blocks = read_blocks(m2, args.limit)
+    blocks = read_blocks(args.geccc / "sentence.m2", args.limit)
     raw = None
     if not args.no_raw:
         inp = (args.geccc / "sentence.input").read_text(encoding="utf-8").splitlines()
@@ -240,15 +231,52 @@ def main(argv: list[str] | None = None) -> int:
         gold = [line.split("\t")[0].strip() for line in
                 (args.geccc / "sentence.gold").read_text(encoding="utf-8").splitlines()]
         raw = list(zip(inp, gold, strict=True))[:len(blocks)]
-    res = {"backend": repr(ann.parser) if args.udpipe_model else "spacy cs_core_news_sm 0.2.1",
-           "sentences": len(blocks), "typing": typing(ann, blocks),
+    res = {"backend": label, "sentences": len(blocks), "typing": typing(ann, blocks),
            "string_rules": string_rules(blocks),
            "extraction": extraction(ann, blocks, raw)}
     res["seconds"] = time.time() - t0
-    print(report(res, args.top))
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--geccc", type=Path, default=GECCC,
+                    help="folder with sentence.{m2,input,gold}")
+    ap.add_argument("--udpipe-model", type=Path, default=CS_UDPIPE,
+                    help="UDPipe model of the udpipe backend (default: the stand-in "
+                         "../shared/models/cs.udpipe)")
+    ap.add_argument("--backend", nargs="+", choices=("spacy", "udpipe"),
+                    default=["spacy", "udpipe"], help="backends to measure (default: both)")
+    ap.add_argument("--limit", type=int, help="only the first N sentences")
+    ap.add_argument("--no-raw", action="store_true", help="skip the raw-text extraction run")
+    ap.add_argument("--top", type=int, default=25, help="number of confusions to list")
+    ap.add_argument("--json", type=Path, help="also write the results as JSON here")
+    args = ap.parse_args(argv)
+    if not (args.geccc / "sentence.m2").exists():
+        print(f"GECCC data not found: {args.geccc / 'sentence.m2'}", file=sys.stderr)
+        return 2
+    results = []
+    for backend in args.backend:
+        if backend == "udpipe":
+            if not args.udpipe_model.is_file():
+                print(f"skipping the UDPipe backend: {args.udpipe_model} not found",
+                      file=sys.stderr)
+                continue
+            res = run(args, {"udpipe_model": str(args.udpipe_model)},
+                      f"udpipe {args.udpipe_model.name}")
+        else:
+            res = run(args, {"backend": "spacy"}, "spacy cs_core_news_sm 0.2.1")
+        results.append(res)
+        print(report(res, args.top), flush=True)
+        print()
+    if len(results) > 1:
+        print("TYPING agreement by backend: " + ", ".join(
+            f"{r['backend']} {100 * r['typing']['agreement']:.2f} % ({r['seconds']:.0f}s)"
+            for r in results))
     if args.json:
-        js = dict(res, typing=dict(res["typing"], confusion=[
-            [g, p, n] for (g, p), n in res["typing"]["confusion"].most_common()]))
+        js = [dict(r, typing=dict(r["typing"], confusion=[
+            [g, p, n] for (g, p), n in r["typing"]["confusion"].most_common()]))
+            for r in results]
         args.json.write_text(json.dumps(js, indent=1, ensure_ascii=False), encoding="utf-8")
     return 0
 

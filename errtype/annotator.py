@@ -30,7 +30,12 @@ class Annotator:
 
     def __init__(self, language: Language | str, parser: Parser | None = None,
                  **backend_options: Any) -> None:
-        self.language = get_language(language) if isinstance(language, str) else language
+        options = {k: backend_options.pop(k) for k in ("feats",) if k in backend_options}
+        if isinstance(language, str):
+            language = get_language(language, **options)
+        elif options:
+            language = language.with_options(**options)
+        self.language = language
         self.parser = parser if parser is not None else self.language.make_parser(**backend_options)
 
     @property

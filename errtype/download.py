@@ -1,4 +1,5 @@
-"""Fetch optional models (the Czech ERRANT's UDPipe model) into the user cache directory.
+"""Fetch optional models (the LINDAT UDPipe 1 models for UD 2.5 of the language packs, among them
+the Czech ERRANT's ``czech-pdt-ud-2.5-191206``) into the user cache directory.
 
 Files are streamed to a temporary file beside the target, their SHA-256 is computed (and checked
 against the expected value when one is known or given), the model is test-loaded, and only then
@@ -36,17 +37,20 @@ class ModelSpec:
     kind: str = "udpipe"
 
 
-MODELS: dict[str, ModelSpec] = {
-    "cs": ModelSpec(
-        filename="czech-pdt-ud-2.5-191206.udpipe",
-        url=("https://lindat.mff.cuni.cz/repository/xmlui/bitstream/handle/11234/1-3131/"
-             "czech-pdt-ud-2.5-191206.udpipe"),
-        # Not pinned yet: the digest could not be obtained offline. Pass --sha256 to enforce one;
-        # the digest of every download is recorded in the .sha256 sidecar and checked on reuse.
-        sha256=None,
-        licence="CC BY-NC-SA 4.0 (UDPipe 1 models for UD 2.5, LINDAT 11234/1-3131)",
-    ),
-}
+def _pack_models() -> dict[str, ModelSpec]:
+    """One UDPipe 1 (UD 2.5) model per language pack that names one."""
+    from .lang.packs import PACKS, UDPIPE_BASE_URL, UDPIPE_LICENCE
+
+    return {code: ModelSpec(filename=pack.udpipe, url=UDPIPE_BASE_URL + pack.udpipe,
+                            # not pinned: the digests could not be obtained offline. Pass
+                            # --sha256 to enforce one; every download's digest is recorded in
+                            # the .sha256 sidecar and checked on reuse.
+                            sha256=None, licence=UDPIPE_LICENCE)
+            for code, pack in sorted(PACKS.items()) if pack.udpipe}
+
+
+#: downloadable models by language code (cs: czech-pdt-ud-2.5-191206, the Czech ERRANT's model)
+MODELS: dict[str, ModelSpec] = _pack_models()
 
 
 def cache_dir() -> Path:

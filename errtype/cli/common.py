@@ -13,9 +13,15 @@ from ..errors import ErrtypeError
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("language and backend")
-    g.add_argument("--lang", "-lang", default="en", help="language code (default: en)")
+    g.add_argument("--lang", "-lang", default="en",
+                   help="language code (default: en); any code of a UD language works")
     g.add_argument("--spacy-model", help="spaCy pipeline name or path (default per language)")
-    g.add_argument("--udpipe-model", help="UDPipe .udpipe model file (Czech)")
+    g.add_argument("--udpipe-model",
+                   help="UDPipe 1 .udpipe model file (any language; default: the model fetched "
+                        "by 'errtype download LANG')")
+    g.add_argument("--feats", action="store_true",
+                   help="UD languages: name the differing UD features of inflection errors "
+                        "(R:NOUN:INFL:Case)")
 
 
 def backend_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -24,6 +30,8 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
         opts["spacy_model"] = args.spacy_model
     if getattr(args, "udpipe_model", None):
         opts["udpipe_model"] = args.udpipe_model
+    if getattr(args, "feats", False):
+        opts["feats"] = True
     return opts
 
 

@@ -12,10 +12,11 @@ from ..errors import ErrtypeError
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="errtype download",
-        description="Download the model a language needs for exact reproduction "
-                    "(cs: the Czech ERRANT's UDPipe model czech-pdt-ud-2.5-191206, "
-                    "CC BY-NC-SA 4.0).")
-    ap.add_argument("lang", choices=sorted(MODELS), help="language code")
+        description="Download the UDPipe 1 model (UD 2.5, LINDAT, CC BY-NC-SA 4.0) of a "
+                    "language into the user cache; the language then uses it by default "
+                    "(cs: the Czech ERRANT's czech-pdt-ud-2.5-191206, for exact reproduction).")
+    ap.add_argument("lang", choices=sorted(MODELS), metavar="LANG",
+                    help="language code: " + ", ".join(sorted(MODELS)))
     ap.add_argument("--url", help="download from this URL instead of the default")
     ap.add_argument("--sha256", help="expected SHA-256 of the file (enforced)")
     ap.add_argument("--cache-dir", help="store under this directory instead of the user cache")

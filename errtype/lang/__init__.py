@@ -1,7 +1,10 @@
-"""Language registry: maps a code ("en", "cs", ...) to a Language.
+"""Language registry: maps a code ("en", "cs", "uk", ...) to a Language.
 
-Built-in languages are imported lazily; third-party packages register through the entry point
-group ``errtype.languages`` (name = language code, value = a Language subclass or factory).
+Resolution order: languages registered with :func:`register`, the built-in English and Czech,
+third-party packages (entry point group ``errtype.languages``: name = language code, value = a
+Language subclass or factory), then every language of the pack table (:mod:`.packs`) through the
+generic UD language. Any other code also resolves to the generic UD language, which then needs an
+explicit parser (``udpipe_model=`` or ``nlp=``).
 """
 
 from __future__ import annotations
@@ -9,9 +12,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from importlib.metadata import entry_points
+from typing import Any
 
-from ..errors import UnknownLanguageError
 from .base import AlignOp, Language, Parser
+from .packs import PACKS
 
 __all__ = ["AlignOp", "Language", "Parser", "available", "get_language", "register"]
 
@@ -32,28 +36,30 @@ def _load_target(target: str) -> Callable[[], Language]:
 
 
 def available() -> list[str]:
-    """Codes of all known languages (built-in, registered and installed plug-ins)."""
-    codes = set(_BUILTIN) | set(_FACTORIES)
+    """Codes of all known languages (built-in, packs, registered and installed plug-ins)."""
+    codes = set(_BUILTIN) | set(_FACTORIES) | set(PACKS)
     codes |= {ep.name for ep in entry_points(group="errtype.languages")}
     return sorted(codes)
 
 
-def get_language(code: str) -> Language:
-    """The (cached) Language object for ``code``."""
-    if code in _CACHE:
-        return _CACHE[code]
+def _factory(code: str) -> Callable[[], Language]:
     factory = _FACTORIES.get(code)
     if factory is None and code in _BUILTIN:
         factory = _load_target(_BUILTIN[code])
     if factory is None:
         for ep in entry_points(group="errtype.languages"):
             if ep.name == code:
-                factory = ep.load()
-                break
+                return ep.load()
     if factory is None:
-        raise UnknownLanguageError(
-            f"unknown language {code!r}; available: {', '.join(available())}"
-        )
-    lang = factory()
-    _CACHE[code] = lang
-    return lang
+        from .ud import UDLanguage
+        return lambda: UDLanguage(code)
+    return factory
+
+
+def get_language(code: str, **options: Any) -> Language:
+    """The (cached) Language object for ``code``; ``options`` (``feats=True``) give a
+    configured copy."""
+    lang = _CACHE.get(code)
+    if lang is None:
+        lang = _CACHE[code] = _factory(code)()
+    return lang.with_options(**options) if options else lang

@@ -6,9 +6,11 @@ classifier, default parser) instead of forking them.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+import copy
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
+
+from rapidfuzz.distance import Indel
 
 from ..align import AlignOp
 from ..parse import Parser
@@ -17,29 +19,57 @@ from ..tokens import Sentence, Token
 if TYPE_CHECKING:
     from ..edit import Edit
 
-__all__ = ["AlignOp", "Language", "Parser", "linguistic_cost", "prefixed_type"]
+__all__ = ["AlignOp", "CONTENT_POS", "Language", "Parser", "linguistic_cost", "prefixed_type"]
+
+#: open-class UPOS for the substitution cost (0.25 between two of them instead of 0.5)
+CONTENT_POS = frozenset({"ADJ", "ADV", "NOUN", "VERB"})
 
 
-class Language(ABC):
-    """Base class of a language plug-in."""
+class Language:
+    """Base class of a language plug-in.
+
+    Every hook has a language-independent default, so a language needs only a pack row
+    (:mod:`errtype.lang.packs`): parsers from the pack's backends, ERRANT's linguistic cost with
+    an Indel character cost, ERRANT's case-insensitive transposition test, ERRANT 2.0.0's merge
+    rules and the generic UD classifier (:mod:`errtype.lang.ud`).
+    """
 
     code: str = ""
     name: str = ""
     #: transposition walk condition: False = neighbouring diagonal cells differ (ERRANT >= 2.1),
     #: True = the later cell is strictly larger (ERRANT 2.0.0 / Czech ERRANT).
     strict_walk: bool = False
+    #: name the differing UD features of inflection errors (``R:NOUN:INFL:Case``)
+    feats: bool = False
 
-    @abstractmethod
     def make_parser(self, **options: Any) -> Parser:
-        """The default parser of this language, configured by backend options."""
+        """The default parser of this language, configured by backend options (``nlp``,
+        ``spacy_model``, ``udpipe_model``, ``backend``); see :func:`errtype.lang.ud.backend
+        .default_parser`."""
+        from .ud.backend import default_parser
+        return default_parser(self.code, options)
 
-    @abstractmethod
+    def with_options(self, **options: Any) -> Language:
+        """A copy of this language with classifier options (``feats=True``) applied."""
+        unknown = set(options) - {"feats"}
+        if unknown:
+            raise TypeError(f"unknown language option(s): {', '.join(sorted(unknown))}")
+        new = copy.copy(self)
+        new.feats = bool(options.get("feats", self.feats))
+        new.__dict__["_classifier"] = None
+        return new
+
     def substitution_cost(self, o: Token, c: Token) -> float:
-        """Cost of substituting ``o`` by ``c`` (texts differ); must be in (0, 2)."""
+        """Cost of substituting ``o`` by ``c`` (texts differ); must be in (0, 2).
 
-    @abstractmethod
+        Default: ERRANT's linguistic cost with the Indel character distance (ERRANT 3)."""
+        return linguistic_cost(o, c, Indel.normalized_distance, CONTENT_POS)
+
     def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
-        """Whether the equal-length windows ``o`` and ``c`` count as a transposition."""
+        """Whether the equal-length windows ``o`` and ``c`` count as a transposition.
+
+        Default: ERRANT's test, the sorted lower-cased texts are equal."""
+        return sorted(t.lower for t in o) == sorted(t.lower for t in c)
 
     def substitution_matrix(self, orig: Sentence, cor: Sentence) -> list[list[float]] | None:
         """Optional fast path: every ``substitution_cost(orig[i], cor[j])`` at once, or None.
@@ -56,18 +86,35 @@ class Language(ABC):
     def transposition_keys(self, sent: Sentence) -> Sequence[object] | None:
         """Optional fast path: per-token keys whose multiset equality decides ``transposable`` for
         windows of at least ``transposition_key_window`` tokens (the aligner then finds such
-        windows in O(1) instead of walking), else None."""
-        return None
+        windows in O(1) instead of walking), else None. Default: the lower-cased texts, which
+        decide the default ``transposable``; a language overriding that returns None or its own
+        keys."""
+        if type(self).transposable is not Language.transposable:
+            return None
+        return sent.lowers
 
-    @abstractmethod
     def merge_rules(
         self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
     ) -> list[tuple[int, int, int, int]]:
-        """Linguistic merging of a full alignment into edit spans (the ``rules`` strategy)."""
+        """Linguistic merging of a full alignment into edit spans (the ``rules`` strategy).
 
-    @abstractmethod
+        Default: ERRANT 2.0.0's rules (no English possessive rules), ERRANT 3's Indel split
+        test."""
+        from ..merge import errant2_rules
+        merger = self.__dict__.get("_merger")
+        if merger is None:
+            merger = self.__dict__["_merger"] = errant2_rules()
+        return merger(seq, orig, cor)
+
     def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> str:
-        """The error type of ``edit`` (with M:/U:/R: prefix, or UNK)."""
+        """The error type of ``edit`` (with M:/U:/R: prefix, or UNK).
+
+        Default: the generic UD classifier with the resources of this language's pack."""
+        classifier = self.__dict__.get("_classifier")
+        if classifier is None:
+            from .ud import make_classifier
+            classifier = self.__dict__["_classifier"] = make_classifier(self.code, self.feats)
+        return classifier.classify(edit, orig, cor)
 
 
 def prefixed_type(o: Sequence[Token], c: Sequence[Token], same_text: bool,

@@ -105,7 +105,7 @@ class Czech(Language):
         """The classifier (its spelling lexicon is loaded at first use)."""
         if self._classifier is None:
             lexicon = self._lexicon if self._lexicon is not None else default_lexicon()
-            self._classifier = CzechClassifier(lexicon)
+            self._classifier = CzechClassifier(lexicon, self.feats)
         return self._classifier
 
     def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> str:

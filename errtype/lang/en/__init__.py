@@ -28,6 +28,11 @@ class English(Language):
     def __init__(self) -> None:
         self._merger = errant3_rules()
 
+    def with_options(self, **options: Any) -> Language:
+        if options.get("feats"):
+            raise TypeError("feats=True needs a UD language (English types ERRANT's tag set)")
+        return super().with_options(**options)
+
     def make_parser(self, **options: Any) -> Parser:
         """A spaCy parser: ``nlp=`` (a loaded pipeline) or ``spacy_model=`` (a name or path)."""
         from ...parse.spacy import SpacyParser, load_pipeline

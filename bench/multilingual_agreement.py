@@ -1,0 +1,292 @@
+"""Agreement of errtype's types with the human categories of gold-typed learner corpora.
+
+For each language (default: uk on UA-GEC, et on EstGEC-L2, from ../shared/data/multilingual with
+the stand-in UDPipe models of ../shared/models), every gold edit span is re-typed as
+``errtype-m2 -gold -no_min`` does (the annotator's correction is rebuilt from the edits, each span
+typed unminimised) by: the English rules (ERRANT 3.0.2's classifier on the same parse: the
+MultiGEC-2025 baseline), the generic UD classifier, and the generic classifier with ``feats``.
+The retyped files are scored by ``../shared/tools/type_agreement.py`` (run as a subprocess), plain
+and with ``--fine`` (the category's UD feature must be named). Parsing and classification are
+timed separately.
+
+Gold-file handling done here (the M2 reader's ``-gold`` path is not used): an m2scorer ``-NONE-``
+correction is a deletion, ``a||b`` alternatives keep the first, and edits of one annotator that
+overlap are placed in separate corrections ("layers"), each edit typed in its own layer.
+
+    python bench/multilingual_agreement.py [--lang uk et] [--json OUT] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run from a source checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+from errtype.edit import Edit  # noqa: E402
+from errtype.lang import get_language  # noqa: E402
+from errtype.lang.en import English  # noqa: E402
+from errtype.parse.udpipe import UDPipeParser  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+TOOL = SHARED / "tools" / "type_agreement.py"
+CORPORA = {  # language -> (gold M2, scheme of type_agreement.py)
+    "uk": ("uagec.dev.m2", "uagec"),
+    "et": ("estgec.dev.m2", "estgec"),
+    "ru": ("rulec.dev.m2", "gera"),
+    "de": ("gera.dev.m2", "gera"),
+}
+GoldEdit = tuple[int, int, str, str, str]  # start, end, type, correction, annotator
+
+
+def read_gold(path: Path) -> list[tuple[str, list[GoldEdit]]]:
+    """(source line, edits) per block, in file order. A block starts at each ``S`` line (the
+    EstGEC file omits the blank line between some blocks)."""
+    blocks: list[tuple[str, list[GoldEdit]]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("S "):
+            blocks.append((line[2:], []))
+        elif line.startswith("A ") and blocks:
+            span, typ, cor, _, _, ann = line[2:].split("|||")
+            s, e = map(int, span.split())
+            blocks[-1][1].append((s, e, typ, cor, ann))
+    return blocks
+
+
+def _correction(cor: str) -> list[str]:
+    cor = cor.split("||")[0].strip()
+    return [] if cor in ("-NONE-", "") else cor.split()
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    (s1, e1), (s2, e2) = a, b
+    if s1 < e2 and s2 < e1:
+        return True
+    return (s1 == e1 and s2 < s1 < e2) or (s2 == e2 and s1 < s2 < e1)
+
+
+def layers(edits: list[GoldEdit]) -> list[list[int]]:
+    """Indices of ``edits`` split greedily into groups of mutually non-overlapping edits."""
+    out: list[list[int]] = []
+    for i in sorted(range(len(edits)), key=lambda k: (edits[k][0], edits[k][1])):
+        span = edits[i][:2]
+        for layer in out:
+            if not any(_overlap(span, edits[j][:2]) for j in layer):
+                layer.append(i)
+                break
+        else:
+            out.append([i])
+    return out
+
+
+def jobs_of(blocks: list[tuple[str, list[GoldEdit]]]) -> list[tuple[int, list[str], list]]:
+    """(block index, corrected tokens, [(edit index, span)]) per correction to parse."""
+    jobs = []
+    for bi, (source, edits) in enumerate(blocks):
+        toks = source.split(" ") if source else []
+        by_ann: dict[str, list[int]] = {}
+        for k, e in enumerate(edits):
+            if e[2] != "noop" and e[0] >= 0:
+                by_ann.setdefault(e[4], []).append(k)
+        for ks in by_ann.values():
+            sub = [edits[k] for k in ks]
+            for layer in layers(sub):
+                cor, offset, placed = list(toks), 0, []
+                for li in sorted(layer, key=lambda j: (sub[j][0], sub[j][1])):
+                    s, e, _, c, _ = sub[li]
+                    new = _correction(c)
+                    cor[s + offset:e + offset] = new
+                    placed.append((ks[li], (s, e, s + offset, s + offset + len(new))))
+                    offset += len(new) - (e - s)
+                jobs.append((bi, cor, placed))
+    return jobs
+
+
+def retype(blocks, origs, cors, jobs, classify) -> tuple[list[list[str]], float]:
+    """New types per block and edit (None where the gold has none) and the seconds spent."""
+    types: list[list[str | None]] = [[None] * len(edits) for _, edits in blocks]
+    t0 = time.perf_counter()
+    for (bi, _, placed), c in zip(jobs, cors, strict=True):
+        o = origs[bi]
+        for k, (s, e, cs, ce) in placed:
+            edit = Edit.from_spans(o, c, s, e, cs, ce)
+            types[bi][k] = classify(edit, o, c)
+    return types, time.perf_counter() - t0
+
+
+def write_m2(path: Path, blocks, types=None) -> None:
+    """Blocks as M2 (LF, one blank line between blocks), types replaced where given."""
+    out = []
+    if types is None:
+        types = [[None] * len(edits) for _, edits in blocks]
+    for (source, edits), tt in zip(blocks, types, strict=True):
+        lines = ["S " + source]
+        for (s, e, typ, cor, ann), t in zip(edits, tt, strict=True):
+            lines.append(f"A {s} {e}|||{t if t else typ}|||{cor}|||REQUIRED|||-NONE-|||{ann}")
+        out.append("\n".join(lines))
+    path.write_text("\n\n".join(out) + "\n", encoding="utf-8")
+
+
+def agreement(scheme: str, gold: Path, ours: Path, fine: bool) -> dict:
+    """Run type_agreement.py; per-category (agree, n) and macro/micro percentages."""
+    cmd = [sys.executable, str(TOOL), scheme, str(gold), str(ours)] + (["--fine"] if fine else [])
+    text = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    per = {}
+    for line in text.splitlines():
+        m = re.match(r"(\S+)\s+(\d+)/(\d+)\s+", line)
+        if m:
+            per[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    m = re.search(r"micro ([\d.]+)% macro ([\d.]+)%", text)
+    if not m:
+        raise RuntimeError(f"unexpected output of {TOOL}:\n{text}")
+    return {"per": per, "micro": float(m.group(1)), "macro": float(m.group(2))}
+
+
+def measure(lang: str, source: Path, model: Path, scheme: str, keep: Path | None,
+            with_extraction: bool = False) -> dict:
+    blocks = read_gold(source)
+    jobs = jobs_of(blocks)
+    parser = UDPipeParser(model)
+    t0 = time.perf_counter()
+    origs = list(parser.parse_many(source for source, _ in blocks))
+    cors = list(parser.parse_many(" ".join(cor) for _, cor, _ in jobs))
+    parse_s = time.perf_counter() - t0
+    ud, ud_feats, english = (get_language(lang), get_language(lang, feats=True), English())
+    ud.classify(Edit(0, 0, 0, 0), origs[0], origs[0])  # load resources outside the timing
+    ud_feats.classify(Edit(0, 0, 0, 0), origs[0], origs[0])
+    systems = {"english": english.classify, "ud": ud.classify, "ud+feats": ud_feats.classify}
+    tmp = Path(tempfile.mkdtemp(prefix=f"errtype-{lang}-")) if keep is None else keep
+    tmp.mkdir(parents=True, exist_ok=True)
+    # the agreement tool splits blocks on blank lines: give it the gold with one per block
+    gold = tmp / f"{lang}.gold.m2"
+    write_m2(gold, blocks)
+    res: dict = {"lang": lang, "gold": str(source), "model": str(model), "blocks": len(blocks),
+                 "corrections": len(jobs), "parse_seconds": parse_s,
+                 "resources_missing": ud.classifier.resources_missing, "systems": {}}
+    if with_extraction:
+        res["extraction"] = extraction(lang, blocks, origs, cors, jobs)
+    for name, classify in systems.items():
+        types, secs = retype(blocks, origs, cors, jobs, classify)
+        path = tmp / f"{lang}.{name}.m2"
+        write_m2(path, blocks, types)
+        res["systems"][name] = {"classify_seconds": secs,
+                                "plain": agreement(scheme, gold, path, False),
+                                "fine": agreement(scheme, gold, path, True)}
+    return res
+
+
+def extraction(lang: str, blocks, origs, cors, jobs) -> dict:
+    """Span F1 of parallel-mode extraction against annotator 0's gold spans (single-layer
+    corrections only), with the two merge-rule configurations of errtype.merge."""
+    from errtype.align import align
+    from errtype.merge import errant2_rules, errant3_rules
+
+    lang_obj = get_language(lang)
+    out = {}
+    for name, rules in (("errant2", errant2_rules()), ("errant3", errant3_rules())):
+        tp = fp = fn = 0
+        seen: set[int] = set()
+        for (bi, cor_toks, placed), c in zip(jobs, cors, strict=True):
+            edits = blocks[bi][1]
+            if bi in seen or not placed or edits[placed[0][0]][4] != "0":
+                continue
+            if len(placed) != sum(1 for e in edits if e[4] == "0" and e[2] != "noop"):
+                continue  # annotator 0 needed several layers: no single gold correction
+            seen.add(bi)
+            o = origs[bi]
+            gold = {(s, e, " ".join(cor_toks[cs:ce])) for _, (s, e, cs, ce) in placed}
+            seq = align(o, c, lang_obj).align_seq
+            hyp = {(a, b, " ".join(c.texts[x:y])) for a, b, x, y in rules(seq, o, c)}
+            tp += len(gold & hyp)
+            fp += len(hyp - gold)
+            fn += len(gold - hyp)
+        p = tp / (tp + fp) if tp + fp else 1.0
+        r = tp / (tp + fn) if tp + fn else 1.0
+        out[name] = {"P": p, "R": r, "F1": 2 * p * r / (p + r) if p + r else 0.0,
+                     "sentences": len(seen)}
+    return out
+
+
+def table(res: dict) -> str:
+    sys_ = res["systems"]
+    cats = sorted(sys_["ud"]["plain"]["per"], key=lambda c: -sys_["ud"]["plain"]["per"][c][1])
+    head = (f"{'category':22s} {'n':>5s} {'English':>8s} {'UD':>7s} {'UD+feats':>9s} "
+            f"{'fine:UD+feats':>14s}")
+    lines = [f"== {res['lang']}: {res['gold']} ({res['blocks']} blocks, {res['corrections']} "
+             f"corrections) with {Path(res['model']).name}", head]
+
+    def pct(system: str, kind: str, cat: str) -> str:
+        a, n = sys_[system][kind]["per"].get(cat, (0, 0))
+        return f"{100 * a / n:.1f}" if n else "-"
+
+    for cat in cats:
+        n = sys_["ud"]["plain"]["per"][cat][1]
+        lines.append(f"{cat:22s} {n:5d} {pct('english', 'plain', cat):>8s} "
+                     f"{pct('ud', 'plain', cat):>7s} {pct('ud+feats', 'plain', cat):>9s} "
+                     f"{pct('ud+feats', 'fine', cat):>14s}")
+    for kind in ("macro", "micro"):
+        lines.append(f"{kind:22s} {'':5s} {sys_['english']['plain'][kind]:8.1f} "
+                     f"{sys_['ud']['plain'][kind]:7.1f} {sys_['ud+feats']['plain'][kind]:9.1f} "
+                     f"{sys_['ud+feats']['fine'][kind]:14.1f}")
+    fine = {name: sys_[name]["fine"]["macro"] for name in sys_}
+    lines.append(f"fine (--fine) macro: English {fine['english']:.1f}, UD {fine['ud']:.1f}, "
+                 f"UD+feats {fine['ud+feats']:.1f}")
+    parse, cls = res["parse_seconds"], sys_["ud"]["classify_seconds"]
+    lines.append(f"time: parsing {parse:.1f}s, generic classifier {cls:.2f}s "
+                 f"(+{100 * cls / parse:.1f}% over parsing), with feats "
+                 f"{sys_['ud+feats']['classify_seconds']:.2f}s, English rules "
+                 f"{sys_['english']['classify_seconds']:.2f}s")
+    if "extraction" in res:
+        lines.append("extraction vs annotator 0's spans (span F1): " + ", ".join(
+            f"{k} rules {100 * v['F1']:.1f} (P {100 * v['P']:.1f} R {100 * v['R']:.1f})"
+            for k, v in res["extraction"].items()))
+    if res["resources_missing"]:
+        lines.append("resources missing: " + "; ".join(res["resources_missing"]))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lang", nargs="+", default=["uk", "et"], help="languages (default: uk et)")
+    ap.add_argument("--data", type=Path, default=SHARED / "data" / "multilingual")
+    ap.add_argument("--models", type=Path, default=SHARED / "models")
+    ap.add_argument("--gold", help="LANG=PATH[:SCHEME] gold file for another language")
+    ap.add_argument("--keep", type=Path, help="write the retyped M2 files here")
+    ap.add_argument("--json", type=Path, help="also write the results as JSON here")
+    ap.add_argument("--extraction", action="store_true",
+                    help="also compare the merge-rule configurations on annotator 0's spans")
+    args = ap.parse_args(argv)
+    if not TOOL.is_file():
+        print(f"agreement tool not found: {TOOL}", file=sys.stderr)
+        return 2
+    extra = {}
+    if args.gold:
+        lang, _, rest = args.gold.partition("=")
+        path, _, scheme = rest.partition(":")
+        extra[lang] = (Path(path), scheme or "gera")
+    results = []
+    for lang in args.lang:
+        gold, scheme = extra.get(lang) or (args.data / CORPORA[lang][0], CORPORA[lang][1])
+        model = args.models / f"{lang}.udpipe"
+        if not gold.is_file() or not model.is_file():
+            print(f"skipping {lang}: {gold} or {model} not found", file=sys.stderr)
+            continue
+        res = measure(lang, gold, model, scheme, args.keep, args.extraction)
+        results.append(res)
+        print(table(res), flush=True)
+        print()
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False), encoding="utf-8")
+    return 0 if results else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

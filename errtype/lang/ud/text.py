@@ -1,0 +1,82 @@
+"""Script-independent string tests of the UD classifier (PUNCT, DIACR, QUOTATION, WO:SPELL)."""
+
+from __future__ import annotations
+
+import string
+import unicodedata
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import TypeVar
+
+from rapidfuzz.distance import Indel
+
+T = TypeVar("T")
+
+__all__ = ["fold_marks", "is_punct_char", "quote_key", "similar_words", "strip_punct",
+           "transposition_compatible"]
+
+#: quotation marks of any script (ASCII, typographic, low-9, guillemets, CJK corner brackets)
+QUOTES = frozenset("\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
+                   "\u300c\u300d\u300e\u300f\u2032\u2033")
+
+
+@lru_cache(maxsize=4096)
+def is_punct_char(ch: str) -> bool:
+    """Unicode punctuation (categories P*) or an ASCII punctuation/symbol character."""
+    return ch in string.punctuation or unicodedata.category(ch).startswith("P")
+
+
+def strip_punct(text: str) -> str:
+    """``text`` without punctuation characters and whitespace."""
+    return "".join(ch for ch in text if not ch.isspace() and not is_punct_char(ch))
+
+
+def quote_key(text: str) -> str:
+    """``text`` without spaces and with every quotation mark replaced by one symbol."""
+    return "".join('"' if ch in QUOTES else ch for ch in text if not ch.isspace())
+
+
+@lru_cache(maxsize=1 << 16)
+def fold_marks(text: str) -> str:
+    """Canonical decomposition with the combining marks removed: diacritics of any script
+    (Latin á → a, Cyrillic й → и, ї → і, Greek ά → α), letters themselves unchanged."""
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize(
+        "NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+@lru_cache(maxsize=1 << 16)
+def similar_words(a: str, b: str) -> bool:
+    """Two word forms are spelling variants of each other: the Indel similarity of their
+    lower-cased, mark-folded forms is at least 0.75 (ERRANT 3's split threshold)."""
+    a, b = fold_marks(a.lower()), fold_marks(b.lower())
+    return a == b or 1 - Indel.normalized_distance(a, b) >= 0.75
+
+
+def transposition_compatible(src: Sequence[T], tgt: Sequence[T],
+                             similar: Callable[[T, T], bool]) -> bool:
+    """``tgt`` reorders ``src`` up to ``similar`` pairs: equal length 2..8 and a permutation
+    that moves the first and the last item with every pair ``similar``."""
+    n = len(src)
+    if n != len(tgt) or not 2 <= n <= 8:
+        return False
+    ok = [[similar(s, t) for t in tgt] for s in src]
+    if not any(ok[0][1:]) or not any(ok[-1][:-1]):
+        return False
+    used = [False] * n
+
+    def search(i: int) -> bool:
+        if i == n:
+            return True
+        for j in range(n):
+            if used[j] or not ok[i][j] or (i == 0 and j == 0) or (i == n - 1 and j == n - 1):
+                continue
+            used[j] = True
+            if search(i + 1):
+                return True
+            used[j] = False
+        return False
+
+    return search(0)
