@@ -14,6 +14,7 @@ COMMANDS = {
     "scribendi": ("scribendi", "reference-less Scribendi score (= errtype-scribendi)"),
     "ratio": ("ratio", "human-relative ratio scoring (= errtype-ratio)"),
     "meta": ("meta", "correlation of metrics with human judgments (= errtype-meta)"),
+    "report": ("report", "HTML report / tables: per-type CIs, system comparison"),
     "download": ("download", "download a model, e.g. `errtype download cs`"),
 }
 
