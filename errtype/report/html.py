@@ -194,7 +194,8 @@ def render_html(r: Report, title: str = "errtype report") -> str:
     origins = "".join(f"<li>{escape(k)}: {escape(v)}</li>" for k, v in r.origins.items())
     notes = "".join(f"<li>{escape(n)}</li>" for n in r.notes)
     sections.append(f'<section id="signatures"><h2>Signatures and inputs</h2>'
-                    f'<table id="table-signatures"><tbody>{sigs}</tbody></table>'
+                    f'<table id="table-signatures"><thead><tr><th>Metric</th><th>Signature</th></tr>'
+                    f"</thead><tbody>{sigs}</tbody></table>"
                     f"<ul>{origins}</ul></section>")
     notes_box = (f'<div class="notes" id="notes"><ul>{notes}</ul></div>' if notes else "")
     nav = "".join(f'<a href="#{k}">{v}</a>' for k, v in [

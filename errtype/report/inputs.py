@@ -94,13 +94,16 @@ def extract_edits(annotator: Any, sources: Sequence[str],
             if h.split() != toks and h not in distinct:
                 distinct.append(h)
         items.append((src, distinct))
+    changed = [i for i, (_, d) in enumerate(items) if d]  # unchanged sentences are not parsed
+    found: dict[int, list[list[M2Edit]]] = {}
+    for i, ann in zip(changed, annotator.annotate_stream(items[i] for i in changed),
+                      strict=True):
+        found[i] = [_edits_of(ann, k) for k in range(len(items[i][1]))]
     out: dict[str, list[M2Block]] = {n: [] for n in names}
-    for (src, distinct), ann in zip(items, annotator.annotate_stream(items), strict=True):
-        edits = [_edits_of(ann, k) for k in range(len(distinct))]
+    for i, (src, distinct) in enumerate(items):
         for n in names:
-            i = len(out[n])
             h = " ".join(systems[n][i].split())
-            es = edits[distinct.index(h)] if h in distinct else [NOOP]
+            es = found[i][distinct.index(h)] if h in distinct else [NOOP]
             out[n].append(M2Block(src, list(es)))
     return out
 
