@@ -42,18 +42,22 @@ JS = r"""
 const D = JSON.parse(document.getElementById('report-data').textContent);
 const $ = id => document.getElementById(id);
 const PAGE = 50; let page = 0;
-function esc(s){return String(s).replace(/[&<>"]/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]));}
+const ESC = {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'};
+function esc(s){ return String(s).replace(/[&<>"]/g, c => ESC[c]); }
 function fill(sel, items, all){
   sel.innerHTML = (all ? '<option value="">' + all + '</option>' : '') +
     items.map(x => '<option value="' + esc(x) + '">' + esc(x) + '</option>').join('');
 }
 fill($('b-sys'), D.systems); fill($('b-type'), D.types, 'all types');
 fill($('t-sys'), D.systems);
-// initial selection from the address: #sys=NAME&type=TYPE&status=FP&page=N
+// initial selection from the address: #sys=NAME&type=TYPE&status=FP&only=1&page=N&at=ID
 const H = new URLSearchParams(location.hash.slice(1));
-if (H.get('sys') && D.systems.includes(H.get('sys'))) { $('b-sys').value = H.get('sys'); $('t-sys').value = H.get('sys'); }
+if (H.get('sys') && D.systems.includes(H.get('sys'))) {
+  $('b-sys').value = H.get('sys'); $('t-sys').value = H.get('sys');
+}
 if (H.get('type') && D.types.includes(H.get('type'))) $('b-type').value = H.get('type');
 if (['TP','FP','FN'].includes(H.get('status'))) $('b-status').value = H.get('status');
+if (H.get('only')) $('b-only').checked = true;
 if (H.get('page')) page = Math.max(0, parseInt(H.get('page'), 10) - 1 || 0);
 function showTypes(){
   document.querySelectorAll('.type-table').forEach(t => {
@@ -115,11 +119,13 @@ function render(){
     .map(i => renderSentence(i, sys)).join('');
   totals();
 }
-['b-sys','b-type','b-status','b-only'].forEach(id => $(id).addEventListener('change', () => {page = 0; render();}));
+['b-sys', 'b-type', 'b-status', 'b-only'].forEach(
+  id => $(id).addEventListener('change', () => { page = 0; render(); }));
 $('b-prev').addEventListener('click', () => {page = Math.max(0, page - 1); render();});
 $('b-next').addEventListener('click', () => {page += 1; render();});
 $('t-sys').addEventListener('change', showTypes);
 showTypes(); render();
+if (H.get('at') && $(H.get('at'))) $(H.get('at')).scrollIntoView();
 document.body.dataset.ready = 'yes';
 })();
 """
@@ -194,8 +200,8 @@ def render_html(r: Report, title: str = "errtype report") -> str:
     origins = "".join(f"<li>{escape(k)}: {escape(v)}</li>" for k, v in r.origins.items())
     notes = "".join(f"<li>{escape(n)}</li>" for n in r.notes)
     sections.append(f'<section id="signatures"><h2>Signatures and inputs</h2>'
-                    f'<table id="table-signatures"><thead><tr><th>Metric</th><th>Signature</th></tr>'
-                    f"</thead><tbody>{sigs}</tbody></table>"
+                    f'<table id="table-signatures"><thead><tr><th>Metric</th>'
+                    f"<th>Signature</th></tr></thead><tbody>{sigs}</tbody></table>"
                     f"<ul>{origins}</ul></section>")
     notes_box = (f'<div class="notes" id="notes"><ul>{notes}</ul></div>' if notes else "")
     nav = "".join(f'<a href="#{k}">{v}</a>' for k, v in [
