@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from errtype.cli.main import main as errtype_main
+from errtype.errors import InputError
 from errtype.m2 import M2Block, M2Edit, write_m2
 from errtype.report import (
     ReportOptions,
@@ -190,3 +191,27 @@ def test_cli_errors_name_file_and_line(files: dict[str, Path], tmp_path: Path,
                          "-o", str(out)]) == 2
     assert "expected NAME=FILE" in capsys.readouterr().err
     assert parse_system_arg("x/y/AMU") == ("AMU", "x/y/AMU")
+
+
+def test_parallel_references_and_text_systems(tmp_path: Path) -> None:
+    """Gold from corrected texts and systems from text: edits by the English annotator."""
+    src = tmp_path / "src.txt"
+    src.write_text("He go to school .\nI like apple .\nThe sky is blue .\n", encoding="utf-8")
+    ref1 = tmp_path / "ref1.txt"
+    ref1.write_text("He goes to school .\nI like apples .\nThe sky is blue .\n",
+                    encoding="utf-8")
+    ref2 = tmp_path / "ref2.txt"
+    ref2.write_text("He went to school .\nI like apples .\nThe sky is blue .\n",
+                    encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("He goes to school .\nI like apple .\nThe sky was blue .\n", encoding="utf-8")
+    inp = load_input([ref1, ref2], [("sys", hyp), ("src", src)], src=src, lang="en")
+    assert [len(b.annotators()) for b in inp.gold] == [2, 2, 2]
+    assert inp.systems[1].blocks[0].edits[0].is_noop
+    r = build_report(inp, ReportOptions(bootstrap=100, trials=100))
+    assert r.corpus["sys"]["counts"] == {"tp": 1, "fp": 1, "fn": 1}
+    assert r.per_type["sys"]["R:VERB:SVA"]["tp"] == 1
+    assert r.per_type["sys"]["R:NOUN:NUM"]["fn"] == 1
+    assert r.geclens["sys"]["overcorrected"] == 1 and r.geclens["sys"]["clean"] == 1
+    with pytest.raises(InputError, match="parallel references need the source"):
+        load_input([ref1, ref2], [("sys", hyp)])
