@@ -61,7 +61,7 @@ def run(name: str, gold: Path, systems: list[tuple[str, Path]], out: Path, lang:
                   page.as_uri()], prof)
         first = report.systems[0]
         chromium([f"--screenshot={out / f'{name}-browser.png'}", "--window-size=1400,1400",
-                  page.as_uri() + f"#sys={first}&only=1&at=browser"], prof)
+                  page.as_uri() + f"#sys={first}&only=1&view=browser"], prof)
     size = page.stat().st_size
     print(f"{name}: {len(inp.gold)} sentences x {len(systems)} systems, "
           f"{len(report.types)} types")

@@ -75,6 +75,12 @@ def test_counts_match_the_errant_scorer(files: dict[str, Path]) -> None:
             want = ref.per_type.get(t, {"tp": 0, "fp": 0, "fn": 0})
             assert (row["tp"], row["fp"], row["fn"]) == (want["tp"], want["fp"], want["fn"])
         assert c["macro_f"]["v"] == pytest.approx(macro_f(ref.per_type))
+        # type-only = errant_compare -filt with every other type, on the whole corpus
+        every = sorted({e.type for b in [*inp.gold, *s.blocks] for e in b.edits})
+        for t in r.types:
+            only = errant_score(s.blocks, inp.gold, filt=[x for x in every if x != t]).counts
+            assert r.per_type[s.name][t]["type_only"]["f"]["v"] == prf(
+                only["tp"], only["fp"], only["fn"])[2]
     good = r.per_type["good"][FEAT]
     assert (good["tp"], good["fp"], good["fn"]) == (2, 1, 1)
     assert good["type_only"]["f"]["v"] == pytest.approx(prf(2, 1, 1)[2])

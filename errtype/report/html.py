@@ -50,7 +50,7 @@ function fill(sel, items, all){
 }
 fill($('b-sys'), D.systems); fill($('b-type'), D.types, 'all types');
 fill($('t-sys'), D.systems);
-// initial selection from the address: #sys=NAME&type=TYPE&status=FP&only=1&page=N&at=ID
+// initial selection from the address: #sys=NAME&type=TYPE&status=FP&only=1&page=N&view=SECTION
 const H = new URLSearchParams(location.hash.slice(1));
 if (H.get('sys') && D.systems.includes(H.get('sys'))) {
   $('b-sys').value = H.get('sys'); $('t-sys').value = H.get('sys');
@@ -125,7 +125,8 @@ $('b-prev').addEventListener('click', () => {page = Math.max(0, page - 1); rende
 $('b-next').addEventListener('click', () => {page += 1; render();});
 $('t-sys').addEventListener('change', showTypes);
 showTypes(); render();
-if (H.get('at') && $(H.get('at'))) $(H.get('at')).scrollIntoView();
+if (H.get('view')) document.querySelectorAll('main > section').forEach(sec => {
+  sec.style.display = sec.id === H.get('view') ? '' : 'none'; });  // one section only
 document.body.dataset.ready = 'yes';
 })();
 """
