@@ -143,7 +143,7 @@ def table_html(t: Table, attrs: str = "") -> str:
 def _browser_data(r: Report) -> str:
     data: dict[str, Any] = {"systems": r.systems, "types": r.types, "sentences": r.sentences}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("</", "<\\/")
+    return text.replace("<", "\\u003c")  # no "</script>" or "<!--" inside the script element
 
 
 def render_html(r: Report, title: str = "errtype report") -> str:
