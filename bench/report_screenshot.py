@@ -62,6 +62,8 @@ def run(name: str, gold: Path, systems: list[tuple[str, Path]], out: Path, lang:
         first = report.systems[0]
         chromium([f"--screenshot={out / f'{name}-browser.png'}", "--window-size=1400,1400",
                   page.as_uri() + f"#sys={first}&only=1&view=browser"], prof)
+        chromium([f"--screenshot={out / f'{name}-chart.png'}", "--window-size=1000,2000",
+                  page.as_uri() + "#view=chart"], prof)
     size = page.stat().st_size
     print(f"{name}: {len(inp.gold)} sentences x {len(systems)} systems, "
           f"{len(report.types)} types")
