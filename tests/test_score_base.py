@@ -103,3 +103,13 @@ def test_macro_f_averages_types_with_gold_edits() -> None:
 def test_score_input_checks_lengths() -> None:
     with pytest.raises(InputError, match="2 hypotheses for 3 gold sentences"):
         ScoreInput(GOLD, HYPS[:2], name="sys.txt")
+
+
+def test_gold_references_are_errtype_gleu_references() -> None:
+    from errtype.m2 import read_m2
+    from errtype.score.gleu import m2_references
+
+    from .conftest import shared_path
+
+    path = shared_path("conll14", "official-2014.combined.m2")
+    assert gold_references(list(read_m2(path))) == m2_references(path)
