@@ -16,6 +16,7 @@ COMMANDS = {
     "meta": ("meta", "correlation of metrics with human judgments (= errtype-meta)"),
     "lint": ("lint", "check an M2 file: duplicate, overlapping, out-of-range edits, ..."),
     "convert": ("convert", "M2 -> parallel text or JSON lines, parallel text -> M2"),
+    "report": ("report", "HTML report / tables: per-type CIs, system comparison"),
     "download": ("download", "download a model, e.g. `errtype download cs`"),
 }
 

@@ -113,17 +113,16 @@ def _computed_results(args: argparse.Namespace) -> dict[str, dict[str, Any]] | N
     if args.m2:
         if len(args.m2) < 2:
             raise InputError("--m2 needs GOLD.m2 SYSTEM [SYSTEM ...]")
-        from ..score.maxmatch import load_gold, maxmatch, read_hypotheses
+        from ..m2 import read_m2
+        from ..score.base import ScoreInput, get_metric
+        from ..score.maxmatch import read_hypotheses
 
-        gold = load_gold(args.m2[0])
+        gold = list(read_m2(args.m2[0]))
+        metric = get_metric("maxmatch", beta=args.beta)  # sentences carry tp/fp/fn
         out = {}
         for f in args.m2[1:]:
-            res = maxmatch(read_hypotheses(f, len(gold), args.m2[0]), gold, beta=args.beta)
-            d = res.to_dict()
-            for s in d["sentences"]:  # (tp, fp, fn) per sentence for the bootstrap
-                s["tp"], s["fp"], s["fn"] = (s["correct"], s["proposed"] - s["correct"],
-                                             s["gold"] - s["correct"])
-            out[Path(f).name] = d
+            hyps = read_hypotheses(f, len(gold), args.m2[0])
+            out[Path(f).name] = metric.score(ScoreInput(gold, hyps, name=f)).to_dict()
         return out
     return None
 

@@ -11,12 +11,14 @@ from typing import Any
 def prf(tp: float, fp: float, fn: float, beta: float = 0.5) -> tuple[float, float, float]:
     """Precision, recall, F-beta with the ERRANT/M2 convention: an empty denominator gives 1.0.
 
-    (P = 1 when nothing was proposed, R = 1 when nothing was to be found; F = 0 when P + R = 0.)
+    (P = 1 when nothing was proposed, R = 1 when nothing was to be found; F = 0 when P + R = 0
+    or beta² P + R = 0, i.e. beta = 0 and R = 0.)
     """
     p = tp / (tp + fp) if fp else 1.0
     r = tp / (tp + fn) if fn else 1.0
     b2 = beta * beta
-    f = (1 + b2) * p * r / (b2 * p + r) if p + r else 0.0
+    denom = b2 * p + r
+    f = (1 + b2) * p * r / denom if p + r and denom else 0.0
     return p, r, f
 
 

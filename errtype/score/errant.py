@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import InputError, LineCountError
 from ..m2 import M2Block, M2Edit, annotation_block, read_m2
-from .common import ScoreResult, signature
+from .common import ScoreResult, prf, signature
 
 __all__ = [
     "MODES", "ErrantResult", "SentenceCountError", "SourceMismatchError", "aggregate_types",
@@ -67,12 +67,8 @@ class SourceMismatchError(InputError):
 
 
 def errant_prf(tp: int, fp: int, fn: int, beta: float = 0.5) -> tuple[float, float, float]:
-    """P, R, F-beta as errant_compare computes them: 1.0 for empty denominators, rounded to 4."""
-    p = tp / (tp + fp) if fp else 1.0
-    r = tp / (tp + fn) if fn else 1.0
-    b2 = beta * beta
-    denom = b2 * p + r
-    f = (1 + b2) * p * r / denom if p + r and denom else 0.0
+    """P, R, F-beta as errant_compare computes them (:func:`prf`), rounded to 4 decimals."""
+    p, r, f = prf(tp, fp, fn, beta)
     return round(p, 4), round(r, 4), round(f, 4)
 
 

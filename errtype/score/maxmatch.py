@@ -39,7 +39,7 @@ from ..errors import LineCountError
 from ..m2 import M2Block, read_m2
 from ..textio import read_lines
 from ._checks import misaligned, misalignment_note
-from .common import ScoreResult, signature
+from .common import ScoreResult, prf, signature
 
 EPSILON = 0.001
 SHIFT = 24  # arc attributes are packed as dist << SHIFT | unchanged tokens
@@ -552,14 +552,8 @@ def _f_local(c: float, e: float, g: float, beta: float) -> float:
 
 def final_prf(correct: float, proposed: float, gold: float, beta: float
               ) -> tuple[float, float, float]:
-    """Corpus P, R, F exactly as m2scorer computes them."""
-    p = correct / proposed if proposed else 1.0
-    r = correct / gold if gold else 1.0
-    try:
-        f = (1.0 + beta * beta) * p * r / (beta * beta * p + r)
-    except ZeroDivisionError:
-        f = 0.0
-    return p, r, f
+    """Corpus P, R, F exactly as m2scorer computes them (the shared rule, :func:`prf`)."""
+    return prf(correct, proposed - correct, gold - correct, beta)
 
 
 def _fp_types(s: SentenceScore) -> list[str]:

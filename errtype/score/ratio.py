@@ -31,6 +31,7 @@ from typing import Any
 from .. import m2
 from ..errors import InputError, LineCountError
 from ..m2 import M2Block, M2Edit, annotation_block, read_m2
+from .base import ErrantMetric, Metric, ScoreInput, get_metric, sentence_counts
 from .common import ScoreResult, prf, signature
 
 Counts = tuple[float, float, float]
@@ -150,44 +151,50 @@ def annotate_to_blocks(annotator: Any, items: Iterable[tuple[str, Sequence[str]]
 # --------------------------------------------------------------------------- scorers
 
 
-def maxmatch_scorer(beta: float = 0.5, max_unchanged_words: int = 2) -> Scorer:
-    """MaxMatch (m2scorer 3.2) counts: best annotator of the subset per sentence."""
-    from .maxmatch import gold_from_blocks, maxmatch
+def _own_blocks(gold: Sequence[M2Block], own: Sequence[Sequence[M2Edit]]) -> list[M2Block]:
+    return [M2Block(g.source, [M2Edit(e.start, e.end, e.type, e.cor, 0) for e in es] or
+                    [M2Edit.noop(0)])
+            for g, es in zip(gold, own, strict=True)]
+
+
+def metric_scorer(metric: Metric, name: str | None = None) -> Scorer:
+    """Corpus (tp, fp, fn) of any count-based metric of the registry
+    (:func:`errtype.score.base.get_metric`); annotators are scored with their own edits."""
 
     def score(hyps: Sequence[str], gold: Sequence[M2Block],
               own: Sequence[Sequence[M2Edit]] | None = None) -> Counts:
-        c = maxmatch(list(hyps), gold_from_blocks(gold), beta=beta,
-                     max_unchanged_words=max_unchanged_words).counts
-        return c["correct"], c["proposed"] - c["correct"], c["gold"] - c["correct"]
+        blocks = _own_blocks(gold, own) if own is not None else None
+        counts = sentence_counts(metric.score(ScoreInput(gold, hyps, blocks)))
+        return (sum(c[0] for c in counts), sum(c[1] for c in counts),
+                sum(c[2] for c in counts))
 
-    return _named(score, f"maxmatch(beta={beta:g},max_unchanged_words={max_unchanged_words})")
+    return _named(score, name or metric.name)
+
+
+def maxmatch_scorer(beta: float = 0.5, max_unchanged_words: int = 2) -> Scorer:
+    """MaxMatch (m2scorer 3.2) counts: best annotator of the subset per sentence."""
+    return metric_scorer(get_metric("maxmatch", beta=beta,
+                                    max_unchanged_words=max_unchanged_words),
+                         f"maxmatch(beta={beta:g},max_unchanged_words={max_unchanged_words})")
 
 
 def errant_scorer(mode: str = "cs", beta: float = 0.5, lang: str = "en",
                   annotator: Any = None) -> Scorer:
-    """ERRANT (errant_compare) counts. Annotators use their own edits; systems are annotated."""
-    from .errant import errant_score
-
-    state: dict[str, Any] = {"annotator": annotator}
+    """ERRANT (errant_compare) counts. Annotators use their own edits; systems are annotated
+    once (whatever the subset)."""
+    metric = ErrantMetric(mode=mode, beta=beta, lang=lang, annotator=annotator)
     cache: dict[tuple[tuple[str, ...], tuple[str, ...]], list[M2Block]] = {}
 
     def score(hyps: Sequence[str], gold: Sequence[M2Block],
               own: Sequence[Sequence[M2Edit]] | None = None) -> Counts:
         if own is not None:
-            hyp_blocks = [M2Block(g.source, [M2Edit(e.start, e.end, e.type, e.cor, 0)
-                                             for e in es] or [M2Edit.noop(0)])
-                          for g, es in zip(gold, own, strict=True)]
+            hyp_blocks = _own_blocks(gold, own)
         else:
             key = (tuple(g.source for g in gold), tuple(hyps))
-            if key not in cache:  # a system is annotated once, whatever the subset
-                if state["annotator"] is None:
-                    from .. import load
-
-                    state["annotator"] = load(lang)
-                cache[key] = annotate_to_blocks(state["annotator"], list(zip(
-                    key[0], ([h] for h in hyps), strict=True)))
+            if key not in cache:
+                cache[key] = metric.hyp_blocks(ScoreInput(gold, hyps))
             hyp_blocks = cache[key]
-        c = errant_score(hyp_blocks, gold, mode=mode, beta=beta).counts
+        c = metric.score(ScoreInput(gold, hyps, hyp_blocks)).counts
         return c["tp"], c["fp"], c["fn"]
 
     return _named(score, f"errant(mode={mode},beta={beta:g})")

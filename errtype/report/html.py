@@ -1,0 +1,220 @@
+"""The self-contained HTML report: inline CSS, SVG and a small script (no network, no CDN)."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+from .. import __version__
+from .measures import Report
+from .svg import corpus_chart, frequency_chart, type_chart
+from .tables import Table, all_tables, comparison_table, corpus_table, geclens_table, type_table
+
+CSS = """
+body{font:14px/1.45 Helvetica,Arial,sans-serif;margin:0;color:#222;background:#fafafa}
+header{background:#26456e;color:#fff;padding:14px 24px}
+header h1{margin:0;font-size:20px} header p{margin:4px 0 0;opacity:.85}
+nav{padding:6px 24px;background:#e8edf3;position:sticky;top:0;z-index:2}
+nav a{margin-right:14px;color:#26456e;text-decoration:none;font-weight:bold}
+main{padding:8px 24px 40px} section{margin:18px 0}
+h2{font-size:17px;border-bottom:2px solid #26456e;padding-bottom:3px}
+table{border-collapse:collapse;font-size:12.5px;margin:6px 0;background:#fff}
+th,td{border:1px solid #ccd;padding:3px 7px;text-align:right;white-space:nowrap}
+th{background:#eef1f6} td:first-child,th:first-child{text-align:left}
+tr:hover td{background:#f3f7ff} .note{color:#555;font-size:12.5px}
+.scroll{overflow-x:auto;max-width:100%} .sig{font-family:monospace;font-size:12px}
+.sent{background:#fff;border:1px solid #ddd;border-radius:4px;padding:6px 10px;margin:6px 0}
+.sent .n{color:#888;font-size:11px;margin-right:6px} .tok{padding:0 1px}
+.tok.tp{background:#c8efc8} .tok.fp{background:#fdd0cc} .tok.fn{background:#fff0a8}
+.ins{display:inline-block;width:3px;height:14px;margin:0 1px;vertical-align:middle}
+.ins.tp{background:#2a9d2a} .ins.fp{background:#d33} .ins.fn{background:#d9b400}
+.edits{margin-top:3px} .edit{display:inline-block;border-radius:3px;padding:0 5px;margin:2px;
+font-size:12px;border:1px solid #bbb} .edit.tp{background:#c8efc8} .edit.fp{background:#fdd0cc}
+.edit.fn{background:#fff0a8} .hyp{color:#445;font-size:12.5px;margin-top:2px}
+.controls label{margin-right:12px} .controls select{max-width:260px}
+.legend span{padding:0 6px;margin-right:6px;border-radius:3px}
+.notes{background:#fff6d6;border:1px solid #e5c96b;padding:6px 12px;margin-top:10px}
+"""
+
+JS = r"""
+(function(){
+const D = JSON.parse(document.getElementById('report-data').textContent);
+const $ = id => document.getElementById(id);
+const PAGE = 50; let page = 0;
+const ESC = {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'};
+function esc(s){ return String(s).replace(/[&<>"]/g, c => ESC[c]); }
+function fill(sel, items, all){
+  sel.innerHTML = (all ? '<option value="">' + all + '</option>' : '') +
+    items.map(x => '<option value="' + esc(x) + '">' + esc(x) + '</option>').join('');
+}
+fill($('b-sys'), D.systems); fill($('b-type'), D.types, 'all types');
+fill($('t-sys'), D.systems);
+// initial selection from the address: #sys=NAME&type=TYPE&status=FP&only=1&page=N&view=SECTION
+const H = new URLSearchParams(location.hash.slice(1));
+if (H.get('sys') && D.systems.includes(H.get('sys'))) {
+  $('b-sys').value = H.get('sys'); $('t-sys').value = H.get('sys');
+}
+if (H.get('type') && D.types.includes(H.get('type'))) $('b-type').value = H.get('type');
+if (['TP','FP','FN'].includes(H.get('status'))) $('b-status').value = H.get('status');
+if (H.get('only')) $('b-only').checked = true;
+if (H.get('page')) page = Math.max(0, parseInt(H.get('page'), 10) - 1 || 0);
+function showTypes(){
+  document.querySelectorAll('.type-table').forEach(t => {
+    t.style.display = t.dataset.system === $('t-sys').value ? '' : 'none';});
+}
+function matches(e, type, status){
+  return (!type || e[3] === type) && (!status || e[4] === status);
+}
+function selected(){
+  const sys = $('b-sys').value, type = $('b-type').value, status = $('b-status').value;
+  const only = $('b-only').checked;
+  const out = [];
+  D.sentences.forEach((s, i) => {
+    const edits = s.sys[sys] || [];
+    if ((type || status || only) && !edits.some(e => matches(e, type, status))) return;
+    out.push(i);
+  });
+  return out;
+}
+function totals(){
+  const sys = $('b-sys').value, type = $('b-type').value;
+  const t = {TP:0, FP:0, FN:0};
+  D.sentences.forEach(s => (s.sys[sys] || []).forEach(e => {
+    if (!type || e[3] === type) t[e[4]] += e[5];}));
+  const el = $('browser-totals');
+  el.dataset.tp = t.TP; el.dataset.fp = t.FP; el.dataset.fn = t.FN;
+  el.textContent = (type || 'all types') + ': TP ' + t.TP + ', FP ' + t.FP + ', FN ' + t.FN;
+}
+function renderSentence(i, sys){
+  const s = D.sentences[i], edits = s.sys[sys] || [];
+  const cls = s.src.map(() => []), ins = {};
+  edits.forEach(e => {
+    const c = e[4].toLowerCase();
+    if (e[0] === e[1]) (ins[e[0]] = ins[e[0]] || []).push(c);
+    else for (let k = e[0]; k < e[1]; k++) cls[k].push(c);
+  });
+  let h = '<div class="sent" data-index="' + i + '"><span class="n">' + (i + 1) + '</span>';
+  for (let k = 0; k <= s.src.length; k++) {
+    (ins[k] || []).forEach(c => { h += '<span class="ins ' + c + '"></span>'; });
+    if (k < s.src.length)
+      h += '<span class="tok ' + (cls[k][0] || '') + '">' + esc(s.src[k]) + '</span> ';
+  }
+  h += '<div class="hyp">&rarr; ' + esc(s.hyp[sys]) + '</div><div class="edits">';
+  edits.forEach(e => {
+    const orig = s.src.slice(e[0], e[1]).join(' ') || '\u2205';
+    h += '<span class="edit ' + e[4].toLowerCase() + '" data-type="' + esc(e[3]) +
+      '" data-status="' + e[4] + '">' + esc(orig) + ' &rarr; ' + esc(e[2] || '\u2205') +
+      ' <b>' + esc(e[3]) + '</b> ' + e[4] + (e[5] > 1 ? ' \u00d7' + e[5] : '') + '</span>';
+  });
+  return h + '</div></div>';
+}
+function render(){
+  const sys = $('b-sys').value, idx = selected();
+  const pages = Math.max(1, Math.ceil(idx.length / PAGE));
+  page = Math.min(page, pages - 1);
+  $('browser-count').textContent = idx.length + ' sentences, page ' + (page + 1) + ' of ' + pages;
+  $('browser-count').dataset.count = idx.length;
+  $('browser-list').innerHTML = idx.slice(page * PAGE, (page + 1) * PAGE)
+    .map(i => renderSentence(i, sys)).join('');
+  totals();
+}
+['b-sys', 'b-type', 'b-status', 'b-only'].forEach(
+  id => $(id).addEventListener('change', () => { page = 0; render(); }));
+$('b-prev').addEventListener('click', () => {page = Math.max(0, page - 1); render();});
+$('b-next').addEventListener('click', () => {page += 1; render();});
+$('t-sys').addEventListener('change', showTypes);
+showTypes(); render();
+if (H.get('view')) document.querySelectorAll('main > section').forEach(sec => {
+  sec.style.display = sec.id === H.get('view') ? '' : 'none'; });  // one section only
+document.body.dataset.ready = 'yes';
+})();
+"""
+
+
+def table_html(t: Table, attrs: str = "") -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in t.header)
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
+                   for row in t.rows)
+    return (f'<div class="scroll"><table id="table-{escape(t.key)}"{attrs}>'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+
+
+def _browser_data(r: Report) -> str:
+    data: dict[str, Any] = {"systems": r.systems, "types": r.types, "sentences": r.sentences}
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c")  # no "</script>" or "<!--" inside the script element
+
+
+def render_html(r: Report, title: str = "errtype report") -> str:
+    """The whole report as one HTML document."""
+    o = r.options
+    sections = []
+    sections.append(f'<section id="corpus"><h2>Corpus scores</h2>{table_html(corpus_table(r))}'
+                    f"{corpus_chart(r)}<p class=\"note\">ERRANT: span-based correction "
+                    f"(errant_compare -cs); M2: MaxMatch (m2scorer 3.2); GLEU+ against the "
+                    f"annotators' corrections. Macro F: mean per-type F over gold types. "
+                    f"Intervals: percentile bootstrap over sentences ({o.bootstrap} "
+                    f"resamples, seed {o.seed}).</p></section>")
+    sections.append(f'<section id="sentence-measures"><h2>Sentence-level measures</h2>'
+                    f"{table_html(geclens_table(r))}<p class=\"note\">Detection: a sentence is "
+                    f"flagged when the system edits it and erroneous when the chosen reference "
+                    f"does (F1). Success: sentences with gold edits corrected exactly "
+                    f"(no FP, no FN). Over-correction: share of the sentences no annotator "
+                    f"changed that the system changed. Change rate: share of sentences "
+                    f"changed.</p></section>")
+    types_html = "".join(
+        table_html(type_table(r, s), f' class="type-table" data-system="{escape(s)}"')
+        for s in r.systems)
+    sections.append(f'<section id="types"><h2>Per-type scores</h2><div class="controls">'
+                    f'<label>System <select id="t-sys"></select></label></div>{types_html}'
+                    f'<p class="note">TP/FN by reference type, FP by hypothesis type '
+                    f"(errant_compare -cat 3). Type-only: hypothesis and reference restricted "
+                    f"to the type. Det: sentence-level detection of the type (F1). Success: "
+                    f"share of sentences with gold edits of the type whose edits of that type "
+                    f"were all found.</p></section>")
+    sections.append(f'<section id="chart"><h2>Per-type chart</h2>{type_chart(r)}'
+                    f"{frequency_chart(r)}</section>")
+    if len(r.systems) > 1:
+        pairs = table_html(comparison_table(r))
+        tp = next(t for t in all_tables(r) if t.key == "type-pairs")
+        sections.append(f'<section id="pairs"><h2>System comparison</h2>{pairs}'
+                        f"<p class=\"note\">Two-sided paired tests of the F difference: "
+                        f"bootstrap ({o.bootstrap} shared resamples) and approximate "
+                        f"randomisation ({o.trials} trials, seed {o.seed}); Holm correction "
+                        f"over the {len(r.systems) * (len(r.systems) - 1) // 2} "
+                        f"pairs.</p><details><summary>Per type (paired bootstrap, Holm over "
+                        f"pairs)</summary>{table_html(tp)}</details></section>")
+    sections.append('<section id="browser"><h2>Sentence browser</h2><div class="controls">'
+                    '<label>System <select id="b-sys"></select></label>'
+                    '<label>Type <select id="b-type"></select></label>'
+                    '<label>Edits <select id="b-status"><option value="">all</option>'
+                    '<option>TP</option><option>FP</option><option>FN</option></select></label>'
+                    '<label><input type="checkbox" id="b-only"> only sentences with edits'
+                    '</label><button id="b-prev">&larr;</button> <button id="b-next">&rarr;'
+                    '</button></div><p class="legend"><span class="tok tp">TP</span>'
+                    '<span class="tok fp">FP</span><span class="tok fn">FN (missed)</span>'
+                    '<span id="browser-totals"></span> &middot; <span id="browser-count">'
+                    '</span></p><div id="browser-list"></div></section>')
+    sigs = "".join(f"<tr><td>{escape(k)}</td><td class=\"sig\">{escape(v)}</td></tr>"
+                   for k, v in r.signatures.items())
+    origins = "".join(f"<li>{escape(k)}: {escape(v)}</li>" for k, v in r.origins.items())
+    notes = "".join(f"<li>{escape(n)}</li>" for n in r.notes)
+    sections.append(f'<section id="signatures"><h2>Signatures and inputs</h2>'
+                    f'<table id="table-signatures"><thead><tr><th>Metric</th>'
+                    f"<th>Signature</th></tr></thead><tbody>{sigs}</tbody></table>"
+                    f"<ul>{origins}</ul></section>")
+    notes_box = (f'<div class="notes" id="notes"><ul>{notes}</ul></div>' if notes else "")
+    nav = "".join(f'<a href="#{k}">{v}</a>' for k, v in [
+        ("corpus", "Corpus"), ("sentence-measures", "Sentences"), ("types", "Types"),
+        ("chart", "Chart"), ("pairs", "Comparison"), ("browser", "Browser"),
+        ("signatures", "Signatures")])
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
+            f"<header><h1>{escape(title)}</h1><p>{len(r.systems)} system(s) against "
+            f"{escape(r.gold_name)} &middot; {r.n_sentences} sentences &middot; language "
+            f"{escape(r.lang)} &middot; errtype {escape(__version__)}</p></header>"
+            f"<nav>{nav}</nav><main>{notes_box}{''.join(sections)}</main>"
+            f'<script type="application/json" id="report-data">{_browser_data(r)}</script>'
+            f"<script>{JS}</script></body></html>\n")

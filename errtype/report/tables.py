@@ -1,0 +1,179 @@
+"""The report's tables as data (header + rows of strings) and as CSV, Markdown and LaTeX."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .measures import Report
+
+
+@dataclass
+class Table:
+    """A titled table of strings; ``key`` names it in files and HTML ids."""
+
+    key: str
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+
+
+def pct(e: dict[str, float] | float) -> str:
+    """A value (or estimate) as a percentage with two decimals."""
+    return f"{100 * (e['v'] if isinstance(e, dict) else e):.2f}"
+
+
+def ci(e: dict[str, float]) -> str:
+    return f"[{100 * e['lo']:.2f}, {100 * e['hi']:.2f}]"
+
+
+def pval(p: float) -> str:
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def corpus_table(r: Report) -> Table:
+    fb = f"F{r.options.beta:g}"
+    header = ["System", "ERRANT P", "ERRANT R", f"ERRANT {fb}", f"{fb} CI",
+              f"macro {fb}", "macro CI"]
+    mm = any("maxmatch" in r.corpus[s] for s in r.systems)
+    gl = any("gleu" in r.corpus[s] for s in r.systems)
+    if mm:
+        header += ["M2 P", "M2 R", f"M2 {fb}", f"M2 {fb} CI"]
+    if gl:
+        header += ["GLEU", "GLEU CI"]
+    rows = []
+    for s in r.systems:
+        c = r.corpus[s]
+        e = c["errant"]
+        row = [s, pct(e["p"]), pct(e["r"]), pct(e["f"]), ci(e["f"]), pct(c["macro_f"]),
+               ci(c["macro_f"])]
+        if mm:
+            m = c.get("maxmatch")
+            row += [pct(m["p"]), pct(m["r"]), pct(m["f"]), ci(m["f"])] if m else ["-"] * 4
+        if gl:
+            g = c.get("gleu")
+            row += [pct(g), ci(g)] if g else ["-", "-"]
+        rows.append(row)
+    return Table("corpus", "Corpus scores (95% bootstrap intervals)", header, rows)
+
+
+def type_table(r: Report, system: str) -> Table:
+    fb = f"F{r.options.beta:g}"
+    header = ["Type", "Gold", "TP", "FP", "FN", "P", "R", fb, f"{fb} CI", f"type-only {fb}",
+              "type-only CI", "Det P", "Det R", "Det F1", "Success", "Success n"]
+    rows = []
+    for t in r.types:
+        x = r.per_type[system][t]
+        rows.append([t, str(x["gold"]), str(x["tp"]), str(x["fp"]), str(x["fn"]), pct(x["p"]),
+                     pct(x["r"]), pct(x["f"]), ci(x["f"]), pct(x["type_only"]["f"]),
+                     ci(x["type_only"]["f"]), pct(x["det"]["p"]), pct(x["det"]["r"]),
+                     pct(x["det"]["f"]), pct(x["success"]), str(x["success_n"])])
+    return Table(f"types-{system}", f"Per-type scores: {system}", header, rows)
+
+
+def geclens_table(r: Report) -> Table:
+    header = ["System", "Det P", "Det R", "Det F1", "Det F1 CI", "Success", "Success CI",
+              "Over-correction", "Over-corr. CI", "Clean sentences", "Change rate",
+              "Change CI"]
+    rows = []
+    for s in r.systems:
+        g = r.geclens[s]
+        rows.append([s, pct(g["det"]["p"]), pct(g["det"]["r"]), pct(g["det"]["f"]),
+                     ci(g["det"]["f"]), pct(g["success"]), ci(g["success"]),
+                     pct(g["overcorrection"]), ci(g["overcorrection"]), str(g["clean"]),
+                     pct(g["change_rate"]), ci(g["change_rate"])])
+    return Table("sentences", "Sentence-level measures (95% bootstrap intervals)", header, rows)
+
+
+def comparison_table(r: Report) -> Table:
+    fb = f"F{r.options.beta:g}"
+    header = ["Metric", "A", "B", f"{fb} A", f"{fb} B", "Delta", "p (bootstrap)",
+              "p (bootstrap, Holm)", "p (AR)", "p (AR, Holm)"]
+    rows = [[c["metric"], c["a"], c["b"], pct(c["fa"]), pct(c["fb"]), pct(c["delta"]),
+             pval(c["p_boot"]), pval(c["p_boot_holm"]), pval(c["p_ar"]), pval(c["p_ar_holm"])]
+            for c in r.comparisons]
+    return Table("pairs", "Pairwise comparisons (paired tests, Holm over pairs)", header, rows)
+
+
+def type_comparison_table(r: Report) -> Table:
+    fb = f"F{r.options.beta:g}"
+    header = ["Type", "A", "B", f"{fb} A", f"{fb} B", "Delta", "p (bootstrap)",
+              "p (Holm)"]
+    rows = [[t, c["a"], c["b"], pct(c["fa"]), pct(c["fb"]), pct(c["delta"]), pval(c["p_boot"]),
+             pval(c["p_boot_holm"])]
+            for t in r.types for c in r.type_comparisons.get(t, [])]
+    return Table("type-pairs", "Pairwise comparisons per type (paired bootstrap)", header, rows)
+
+
+def all_tables(r: Report) -> list[Table]:
+    out = [corpus_table(r), geclens_table(r)]
+    out += [type_table(r, s) for s in r.systems]
+    if len(r.systems) > 1:
+        out += [comparison_table(r), type_comparison_table(r)]
+    return out
+
+
+# --------------------------------------------------------------------------- writers
+
+
+def to_csv(t: Table) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(t.header)
+    w.writerows(t.rows)
+    return buf.getvalue()
+
+
+def _md_cell(x: str) -> str:
+    return x.replace("|", "\\|")
+
+
+def to_markdown(t: Table) -> str:
+    lines = [f"### {t.title}", "", "| " + " | ".join(map(_md_cell, t.header)) + " |",
+             "|" + "|".join("---" if i == 0 else "---:" for i in range(len(t.header))) + "|"]
+    lines += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in t.rows]
+    return "\n".join(lines) + "\n"
+
+
+_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+        "<": r"\textless{}", ">": r"\textgreater{}"}
+
+
+def tex_escape(x: str) -> str:
+    return "".join(_TEX.get(ch, ch) for ch in x)
+
+
+def to_latex(t: Table) -> str:
+    cols = "l" + "r" * (len(t.header) - 1)
+    lines = [f"% {t.title}", f"\\begin{{tabular}}{{{cols}}}", r"\hline",
+             " & ".join(tex_escape(h) for h in t.header) + r" \\", r"\hline"]
+    lines += [" & ".join(tex_escape(c) for c in row) + r" \\" for row in t.rows]
+    lines += [r"\hline", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+WRITERS: dict[str, Callable[[Table], str]] = {"csv": to_csv, "md": to_markdown, "tex": to_latex}
+
+
+def render_tables(r: Report, fmt: str) -> str:
+    """Every table in one text: CSV tables separated by ``# title`` lines, Markdown sections,
+    or LaTeX tabulars; the signatures close the text."""
+    if fmt not in WRITERS:
+        raise ValueError(f"unknown table format {fmt!r} (choose from {', '.join(WRITERS)})")
+    parts = []
+    for t in all_tables(r):
+        body = WRITERS[fmt](t)
+        parts.append(f"# {t.title}\n{body}" if fmt == "csv" else body)
+    sigs = "\n".join(r.signatures.values())
+    comment = {"csv": "# ", "md": "", "tex": "% "}[fmt]
+    parts.append("\n".join(comment + s for s in sigs.splitlines()) + "\n")
+    return "\n".join(parts)
+
+
+def tables_dict(r: Report) -> dict[str, Any]:
+    """``{key: {"title", "header", "rows"}}`` (for JSON and tests)."""
+    return {t.key: {"title": t.title, "header": t.header, "rows": t.rows} for t in all_tables(r)}

@@ -1,0 +1,224 @@
+"""errtype.report on small M2 inputs (no parser, no shared data): counts agree with the ERRANT
+scorer, statistics behave, tables/SVG/HTML are well-formed, the CLI reports bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from errtype.cli.main import main as errtype_main
+from errtype.errors import InputError
+from errtype.m2 import M2Block, M2Edit, write_m2
+from errtype.report import (
+    ReportOptions,
+    all_charts,
+    build_report,
+    load_input,
+    render_html,
+    render_tables,
+    tables_dict,
+)
+from errtype.report import stats as st
+from errtype.report.inputs import parse_system_arg
+from errtype.score.base import macro_f
+from errtype.score.common import prf
+from errtype.score.errant import errant_score
+
+FEAT = "R:NOUN:INFL:Case+Number"
+SOURCES = ["Vidím velký pes .", "Mám dva kočka a pes .", "To je dobře .", "Byl jsem tam ."]
+GOLD = [
+    [M2Edit(2, 3, FEAT, "psa", 0), M2Edit(1, 2, "R:ADJ:INFL:Case", "velkého", 0)],
+    [M2Edit(2, 3, FEAT, "kočky", 0), M2Edit(4, 5, FEAT, "psa", 0)],
+    [M2Edit(-1, -1, "noop", "-NONE-", 0)],
+    [M2Edit(-1, -1, "noop", "-NONE-", 0)],
+]
+GOOD = [
+    [M2Edit(2, 3, FEAT, "psa", 0)],
+    [M2Edit(2, 3, FEAT, "kočky", 0), M2Edit(4, 5, FEAT, "psy", 0)],
+    [M2Edit(-1, -1, "noop", "-NONE-", 0)],
+    [M2Edit(1, 2, "R:VERB", "jsme", 0)],
+]
+NONE = [[M2Edit(-1, -1, "noop", "-NONE-", 0)] for _ in SOURCES]
+
+
+def _write(path: Path, edits: list[list[M2Edit]]) -> Path:
+    write_m2([M2Block(s, e) for s, e in zip(SOURCES, edits, strict=True)], path)
+    return path
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    return {"gold": _write(tmp_path / "gold.m2", GOLD),
+            "good": _write(tmp_path / "good.m2", GOOD),
+            "none": _write(tmp_path / "none.m2", NONE)}
+
+
+def _report(files: dict[str, Path], **opts):  # type: ignore[no-untyped-def]
+    inp = load_input([files["gold"]], [("good", files["good"]), ("none", files["none"])])
+    return inp, build_report(inp, ReportOptions(bootstrap=200, trials=200, gleu=True, **opts))
+
+
+def test_counts_match_the_errant_scorer(files: dict[str, Path]) -> None:
+    inp, r = _report(files)
+    assert r.types[0] == FEAT and r.gold_freq[FEAT] == 3
+    for s in inp.systems:
+        ref = errant_score(s.blocks, inp.gold)
+        c = r.corpus[s.name]
+        assert c["counts"] == {k: ref.counts[k] for k in ("tp", "fp", "fn")}
+        assert round(c["errant"]["f"]["v"], 4) == ref.corpus["f0.5"]
+        for t, row in r.per_type[s.name].items():
+            want = ref.per_type.get(t, {"tp": 0, "fp": 0, "fn": 0})
+            assert (row["tp"], row["fp"], row["fn"]) == (want["tp"], want["fp"], want["fn"])
+        assert c["macro_f"]["v"] == pytest.approx(macro_f(ref.per_type))
+        # type-only = errant_compare -filt with every other type, on the whole corpus
+        every = sorted({e.type for b in [*inp.gold, *s.blocks] for e in b.edits})
+        for t in r.types:
+            only = errant_score(s.blocks, inp.gold, filt=[x for x in every if x != t]).counts
+            assert r.per_type[s.name][t]["type_only"]["f"]["v"] == prf(
+                only["tp"], only["fp"], only["fn"])[2]
+    good = r.per_type["good"][FEAT]
+    assert (good["tp"], good["fp"], good["fn"]) == (2, 1, 1)
+    assert good["type_only"]["f"]["v"] == pytest.approx(prf(2, 1, 1)[2])
+    assert r.geclens["good"]["clean"] == 2 and r.geclens["good"]["overcorrected"] == 1
+    assert r.geclens["good"]["change_rate"]["v"] == 0.75
+    assert r.geclens["none"]["change_rate"]["v"] == 0.0
+    # sentence-level detection of the type: predicted and gold in sentences 1 and 2
+    assert r.per_type["good"][FEAT]["det"]["f"]["v"] == 1.0
+    assert r.per_type["good"][FEAT]["success"]["v"] == 0.5  # sentence 2 missed one
+    assert r.corpus["none"]["gleu"]["v"] >= 0
+
+
+def test_intervals_are_seeded_and_cover_the_estimate(files: dict[str, Path]) -> None:
+    _, a = _report(files)
+    _, b = _report(files)
+    _, c = _report(files, seed=5)
+    assert a.corpus == b.corpus and a.comparisons == b.comparisons
+    assert a.corpus != c.corpus
+    for sys_ in a.systems:
+        for est in (a.corpus[sys_]["errant"]["f"], a.corpus[sys_]["macro_f"],
+                    a.corpus[sys_]["maxmatch"]["f"]):
+            assert est["lo"] <= est["v"] <= est["hi"]
+
+
+def test_statistics() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 4, (60, 3)).astype(float)
+    p, r, f = st.prf_array(x[:, 0], x[:, 1], x[:, 2])
+    for i in range(60):
+        assert (p[i], r[i], f[i]) == pytest.approx(prf(*x[i]))
+    assert st.prf_array(np.zeros(1), np.zeros(1), np.zeros(1))[2][0] == prf(0, 0, 0)[2]
+    fstat = st.f_stat()
+    assert st.approximate_randomization(x, x.copy(), fstat, 300, 0) == 1.0
+    w = st.bootstrap_weights(60, 100, 3)
+    assert (w.sum(axis=1) == 60).all() and (w == st.bootstrap_weights(60, 100, 3)).all()
+    boot = fstat(st.resampled_sums(w, x))
+    full = fstat(x.sum(axis=0))
+    assert st.paired_bootstrap_p(full, full, boot, boot) == 1.0
+    # a system that fixes everything vs one that fixes nothing: clearly different
+    good = np.array([[1, 0, 0]] * 60, dtype=float)
+    bad = np.array([[0, 1, 1]] * 60, dtype=float)
+    assert st.approximate_randomization(good, bad, fstat, 500, 0) < 0.01
+    # Holm: sorted p * (m - rank), made monotone, capped at 1
+    assert st.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+
+
+def test_tables_in_every_format(files: dict[str, Path]) -> None:
+    _, r = _report(files)
+    md = render_tables(r, "md")
+    assert f"| {FEAT} |" in md and "### Pairwise comparisons" in md
+    tex = render_tables(r, "tex")
+    assert r"\begin{tabular}" in tex and "R:NOUN:INFL:Case+Number" in tex
+    assert r"F0.5 CI" in tex and "report|" in tex
+    csv_text = render_tables(r, "csv")
+    assert "Type,Gold,TP,FP,FN" in csv_text
+    t = tables_dict(r)
+    assert t["corpus"]["rows"][0][0] == "good" and len(t["types-good"]["rows"]) == len(r.types)
+    with pytest.raises(ValueError):
+        render_tables(r, "xlsx")
+
+
+def test_svg_and_html_are_self_contained(files: dict[str, Path]) -> None:
+    _, r = _report(files)
+    for stem, svg in all_charts(r).items():
+        root = ET.fromstring(svg)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg", stem
+    bars = ET.fromstring(all_charts(r)["types"]).findall(".//{http://www.w3.org/2000/svg}rect")
+    values = {(b.get("data-series"), b.get("data-category")): float(b.get("data-value", "nan"))
+              for b in bars if b.get("class") == "bar"}
+    assert values[("good", f"{FEAT} (3)")] == pytest.approx(r.per_type["good"][FEAT]["f"]["v"])
+    html = render_html(r)
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "<link" not in html and html.count("<svg") == 3
+    data = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html,
+                     re.S)
+    assert data is not None
+    assert "<" not in data.group(1)
+    parsed = json.loads(data.group(1))
+    assert parsed["systems"] == ["good", "none"] and FEAT in parsed["types"]
+    edits = parsed["sentences"][1]["sys"]["good"]
+    assert sorted(e[2:5] for e in edits) == [["kočky", FEAT, "TP"], ["psa", FEAT, "FN"],
+                                             ["psy", FEAT, "FP"]]
+
+
+def test_cli_writes_report_svg_and_tables(files: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    args = ["report", "--ref", str(files["gold"]), "--hyp", f"good={files['good']}",
+            str(files["none"]), "--bootstrap", "50", "--trials", "50"]
+    assert errtype_main([*args, "-o", str(out), "--svg-dir", str(tmp_path / "svg")]) == 0
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert sorted(p.name for p in (tmp_path / "svg").iterdir()) == [
+        "corpus.svg", "frequency.svg", "types.svg"]
+    md = tmp_path / "r.md"
+    assert errtype_main([*args, "-o", str(md), "--format", "md"]) == 0
+    assert "| none.m2 |" in md.read_text(encoding="utf-8")
+
+
+def test_cli_errors_name_file_and_line(files: dict[str, Path], tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    short = tmp_path / "short.txt"
+    short.write_text("Vidím velký pes .\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert errtype_main(["report", "--ref", str(files["gold"]), "--hyp", f"s={short}",
+                         "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert str(short) in err and "1 lines, but the gold" in err and not out.exists()
+    other = _write(tmp_path / "other.m2", NONE)
+    text = other.read_text(encoding="utf-8").replace("Mám dva", "Máme dva")
+    other.write_text(text, encoding="utf-8")
+    assert errtype_main(["report", "--ref", str(files["gold"]), "--hyp", f"o={other}",
+                         "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{other}, line 4" in err and "differs from the gold sentence" in err
+    assert errtype_main(["report", "--ref", str(files["gold"]), "--hyp", "a=",
+                         "-o", str(out)]) == 2
+    assert "expected NAME=FILE" in capsys.readouterr().err
+    assert parse_system_arg("x/y/AMU") == ("AMU", "x/y/AMU")
+
+
+def test_parallel_references_and_text_systems(tmp_path: Path) -> None:
+    """Gold from corrected texts and systems from text: edits by the English annotator."""
+    src = tmp_path / "src.txt"
+    src.write_text("He go to school .\nI like apple .\nThe sky is blue .\n", encoding="utf-8")
+    ref1 = tmp_path / "ref1.txt"
+    ref1.write_text("He goes to school .\nI like apples .\nThe sky is blue .\n",
+                    encoding="utf-8")
+    ref2 = tmp_path / "ref2.txt"
+    ref2.write_text("He went to school .\nI like apples .\nThe sky is blue .\n",
+                    encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("He goes to school .\nI like apple .\nThe sky was blue .\n", encoding="utf-8")
+    inp = load_input([ref1, ref2], [("sys", hyp), ("src", src)], src=src, lang="en")
+    assert [len(b.annotators()) for b in inp.gold] == [2, 2, 2]
+    assert inp.systems[1].blocks[0].edits[0].is_noop
+    r = build_report(inp, ReportOptions(bootstrap=100, trials=100))
+    assert r.corpus["sys"]["counts"] == {"tp": 1, "fp": 1, "fn": 1}
+    assert r.per_type["sys"]["R:VERB:SVA"]["tp"] == 1
+    assert r.per_type["sys"]["R:NOUN:NUM"]["fn"] == 1
+    assert r.geclens["sys"]["overcorrected"] == 1 and r.geclens["sys"]["clean"] == 1
+    with pytest.raises(InputError, match="parallel references need the source"):
+        load_input([ref1, ref2], [("sys", hyp)])
