@@ -144,19 +144,20 @@ class _Keys:
         rnd = random.Random(0x5EED)
         weight: dict[object, int] = {}
         span = len(o_keys) + len(c_keys) + 1
+        # weights small enough for keys below 2**60 (fast ints); collisions only cost a walk
+        bits = max(24, 60 - span.bit_length() - span.bit_length())
         self.ro, self.rc = [0], [-len(c_keys)]  # ro[x] - rc[y] = H * span + (x - y + len(cor))
         acc = 0
         for x, key in enumerate(o_keys, 1):
-            acc += weight.setdefault(key, rnd.getrandbits(62))
+            acc += weight.setdefault(key, rnd.getrandbits(bits))
             self.ro.append(acc * span + x)
         acc = 0
         for y, key in enumerate(c_keys, 1):
-            acc += weight.setdefault(key, rnd.getrandbits(62))
+            acc += weight.setdefault(key, rnd.getrandbits(bits))
             self.rc.append(acc * span + y - len(c_keys))
         o_set, c_set = set(o_keys), set(c_keys)
         self.o_shared = [k in c_set for k in o_keys]
         self.c_shared = [k in o_set for k in c_keys]
-        self.c_shared_at = [b for b, s in enumerate(self.c_shared) if s]
         self.o_keys, self.c_keys = o_keys, c_keys
 
     def verify(self, a: int, i: int, j: int) -> bool:
@@ -179,8 +180,9 @@ def _fill(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
     # for longer ones (the walk reaches them only through costly steps)
     key_k = max(lang.transposition_key_window - 1, 1)
     if keys is not None:
-        ro, rc, c_shared, c_shared_at = keys.ro, keys.rc, keys.c_shared, keys.c_shared_at
-        o_shared = keys.o_shared
+        ro, o_shared = keys.ro, keys.o_shared
+        rc1 = keys.rc[1:]  # cell (i+1, j+1) looks up ro[i+1] - rc[j+1]
+        rc_shared = [keys.rc[b] for b, shared in enumerate(keys.c_shared) if shared]
     seen: dict[int, int] = {}  # index key -> latest window start (orig index)
     free = [-1] * (n + m + 1)  # per diagonal (i - j + m): latest row entered by a free step
     dead = -1  # window starts at or before an unshared orig token are useless
@@ -200,67 +202,65 @@ def _fill(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
         return inf, 0
 
     big = n + m + 2
+    walking = keys is None or key_k > 1  # per cell, before the index (or instead of it)
+    stop = big if keys is None else key_k
     o_texts, c_texts = orig.texts, cor.texts
+    nones = [None] * m
     for i in range(n):
         o_text = o_texts[i]
-        look = False
+        hits: list[int | None] = nones  # per column: latest index start for this cell, if any
         if keys is not None:
             if not o_shared[i]:
                 seen.clear()
                 dead = i
             a = i - key_k
             if a > dead and o_shared[a]:  # window starts in row a are now reachable
-                base = ro[a]
-                for b in c_shared_at:
-                    seen[base - rc[b]] = a
-            look = o_shared[i]
-            ro_next = ro[i + 1]
+                seen.update(dict.fromkeys(map(ro[a].__sub__, rc_shared), a))
+            if o_shared[i]:
+                hits = list(map(seen.get, map(ro[i + 1].__sub__, rc1)))
         sub_row = sub_matrix[i] if sub_matrix is not None else None
-        if sub_row is not None and not isinstance(sub_row, list):
+        if sub_row is None:
+            o_tok = o_toks[i]
+            sub_row = [0.0 if o_text == c.text else subcost(o_tok, c) for c in c_toks]
+        elif not isinstance(sub_row, list):
             sub_row = sub_row.tolist()
-        o_tok = o_toks[i]
         im, i1 = i + m, i + 1
         left = prev[0] + 1
         row = [left]
         append = row.append
-        op_row = bytearray(m + 1)
-        op_row[0] = _D
-        for j in range(m):
-            diag = prev[j]
-            if o_text == c_texts[j]:
-                op_row[j + 1] = _M
+        op_row = bytearray((_D,))
+        op_append = op_row.append
+        cells = zip(range(m), c_texts, prev[:m], prev[1:], sub_row, hits, strict=True)
+        for j, c_text, diag, up, s, a in cells:
+            if o_text == c_text:
+                op_append(_M)
                 free[im - j] = i1
                 append(diag)
                 left = diag
                 continue
-            sub = diag + (sub_row[j] if sub_row is not None else subcost(o_tok, c_toks[j]))
-            trans, size = inf, 0
-            if i and j:
-                if keys is None:
-                    trans, size = walk(i, j, 1, big)
+            sub = diag + s
+            if walking or a is not None:
+                trans, size = walk(i, j, 1, stop) if walking else (inf, 0)
+                if size == 0 and a is not None and a >= free[im - j]:
+                    if keys.verify(a, i, j):  # type: ignore[union-attr]
+                        trans, size = costs[a][j - i + a] + (i - a), i - a + 1
+                    else:  # a fingerprint collision: walk the long windows
+                        trans, size = walk(i, j, key_k, big)
+                if trans <= sub:
+                    best, op = trans, _T
                 else:
-                    if key_k > 1:
-                        trans, size = walk(i, j, 1, key_k)
-                    if size == 0 and look and c_shared[j]:
-                        a = seen.get(ro_next - rc[j + 1])
-                        if a is not None and a >= free[im - j]:
-                            if keys.verify(a, i, j):
-                                trans, size = costs[a][j - i + a] + (i - a), i - a + 1
-                            else:  # a fingerprint collision: walk the long windows
-                                trans, size = walk(i, j, key_k, big)
-            if trans <= sub:
-                best, op = trans, _T
+                    best, op = sub, _S
             else:
                 best, op = sub, _S
             if (ins := left + 1) < best:
                 best, op = ins, _I
-            if (dl := prev[j + 1] + 1) < best:
+            if (dl := up + 1) < best:
                 best, op = dl, _D
             elif op == _T:
                 t_sizes[i1, j + 1] = size
-            if (best <= diag) if strict else (best == diag):
+            if best == diag or (strict and best < diag):
                 free[im - j] = i1
-            op_row[j + 1] = op
+            op_append(op)
             append(best)
             left = best
         costs.append(array("d", row))
