@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import inf
 
 import pytest
 from hypothesis import given, settings
@@ -31,6 +32,42 @@ class CountingEnglish(English):
         return super().transposable(o, c)
 
 
+def reference(orig: Sentence, cor: Sentence, lang: English, lev: bool = False
+              ) -> tuple[list[list[float]], list[list[str]]]:
+    """ERRANT's DP written out literally (spec section 3): every cell, the plain diagonal walk,
+    candidates [T, S, I, D] with the first minimum winning. Costs and tests from ``lang``."""
+    n, m = len(orig), len(cor)
+    cost = [[0.0] * (m + 1) for _ in range(n + 1)]
+    ops = [["O"] * (m + 1) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        cost[i][0], ops[i][0] = cost[i - 1][0] + 1, "D"
+    for j in range(1, m + 1):
+        cost[0][j], ops[0][j] = cost[0][j - 1] + 1, "I"
+    for i in range(n):
+        for j in range(m):
+            if orig[i].text == cor[j].text:
+                cost[i + 1][j + 1], ops[i + 1][j + 1] = cost[i][j], "M"
+                continue
+            trans, k = inf, 1
+            if lev:
+                sub = cost[i][j] + 1
+            else:
+                sub = cost[i][j] + lang.substitution_cost(orig[i], cor[j])
+                while i - k >= 0 and j - k >= 0:
+                    step = cost[i - k + 1][j - k + 1] - cost[i - k][j - k]
+                    if (step <= 0) if lang.strict_walk else (step == 0):
+                        break
+                    if lang.transposable(orig[i - k:i + 1], cor[j - k:j + 1]):
+                        trans = cost[i - k][j - k] + k
+                        break
+                    k += 1
+            options = [trans, sub, cost[i + 1][j] + 1, cost[i][j + 1] + 1]
+            best = options.index(min(options))
+            cost[i + 1][j + 1] = options[best]
+            ops[i + 1][j + 1] = [f"T{k + 1}", "S", "I", "D"][best]
+    return cost, ops
+
+
 FAST, PLAIN = English(), PlainEnglish()
 words = st.sampled_from(["a", "b", "c", "A", "B", "d", "ab", "ba", "the", "The"])
 poses = st.sampled_from(["NOUN", "VERB", "DET", "ADJ", "AUX", "PUNCT"])
@@ -50,12 +87,23 @@ def test_fast_paths_equal_plain_walk(orig: Sentence, cor: Sentence) -> None:
     assert fast.op_matrix == plain.op_matrix
     assert fast.cost_matrix == plain.cost_matrix
     assert fast.align_seq == plain.align_seq
+    assert (fast.cost_matrix, fast.op_matrix) == reference(orig, cor, PLAIN)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sentences(), sentences())
+def test_levenshtein_equals_reference(orig: Sentence, cor: Sentence) -> None:
+    al = align(orig, cor, FAST, lev=True)
+    assert (al.cost_matrix, al.op_matrix) == reference(orig, cor, PLAIN, lev=True)
+    assert al.cost == al.cost_matrix[-1][-1]
 
 
 @settings(max_examples=50, deadline=None)
 @given(sentences(max_len=40), sentences(max_len=40))
 def test_fast_paths_equal_plain_walk_long(orig: Sentence, cor: Sentence) -> None:
-    assert align(orig, cor, FAST).op_matrix == align(orig, cor, PLAIN).op_matrix
+    fast = align(orig, cor, FAST)
+    assert fast.op_matrix == align(orig, cor, PLAIN).op_matrix
+    assert (fast.cost_matrix, fast.op_matrix) == reference(orig, cor, PLAIN)
 
 
 def test_transpositions_found() -> None:
@@ -121,6 +169,7 @@ def test_czech_fast_path_equals_plain_walk(pair: tuple[Sentence, Sentence]) -> N
     fast, plain = align(orig, cor, fast_lang), align(orig, cor, plain_lang)
     assert fast.op_matrix == plain.op_matrix
     assert fast.cost_matrix == plain.cost_matrix
+    assert (fast.cost_matrix, fast.op_matrix) == reference(orig, cor, plain_lang)
 
 
 @pytest.mark.parametrize("words,moved", [
@@ -152,3 +201,28 @@ def test_czech_unrelated_long_pair_walks_only_short_windows() -> None:
     cor = Sentence([Token(f"c{i % 47}", f"c{i % 47}", "VERB") for i in range(150)])
     align(orig, cor, lang)
     assert sizes and max(sizes) <= 5
+
+
+class _TinyRandom:
+    """Weights 1 or 2: fingerprints collide all the time, so every fallback path runs."""
+
+    def __init__(self, seed: int) -> None:
+        self.n = seed
+
+    def getrandbits(self, bits: int) -> int:
+        self.n += 1
+        return 1 + self.n % 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(sentences(max_len=16), sentences(max_len=16))
+def test_fingerprint_collisions_fall_back_to_the_walk(orig: Sentence, cor: Sentence) -> None:
+    import errtype.align
+
+    saved = errtype.align.random.Random
+    errtype.align.random.Random = _TinyRandom  # type: ignore[assignment,misc]
+    try:
+        fast = align(orig, cor, FAST)
+    finally:
+        errtype.align.random.Random = saved  # type: ignore[misc]
+    assert (fast.cost_matrix, fast.op_matrix) == reference(orig, cor, PLAIN)

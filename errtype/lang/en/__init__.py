@@ -27,6 +27,13 @@ class English(Language):
     code = "en"
     name = "English"
     strict_walk = False
+    #: spaCy components whose annotations English reads: tok2vec (features), tagger (``tag``),
+    #: parser (``dep``, ``head``), attribute_ruler (``pos``, ``morph`` from the tag), lemmatizer
+    #: (``lemma``, needs ``pos``). ERRANT 3.0.2 loads the same pipeline with NER disabled.
+    spacy_components = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer")
+    #: components of the English pipelines that nothing reads: never loaded, never run
+    spacy_exclude = ("ner", "senter", "entity_ruler", "entity_linker", "span_finder", "spancat",
+                     "textcat", "textcat_multilabel")
 
     def __init__(self) -> None:
         self._merger = errant3_rules()
@@ -37,7 +44,8 @@ class English(Language):
 
         nlp = options.pop("nlp", None)
         if nlp is None:
-            nlp = load_pipeline(options.pop("spacy_model", None) or DEFAULT_MODELS)
+            nlp = load_pipeline(options.pop("spacy_model", None) or DEFAULT_MODELS,
+                                self.spacy_exclude)
         return SpacyParser(nlp, **options)
 
     def substitution_cost(self, o: Token, c: Token) -> float:
