@@ -39,38 +39,43 @@ class Alignment:
     """An alignment of two sentences: the chosen operation sequence and the DP matrices.
 
     ``cost_matrix`` and ``op_matrix`` are ERRANT's (n+1) x (m+1) lists, built from the compact
-    table on first access.
+    table on first access (the table itself is completed then if the aligner skipped the common
+    suffix).
     """
 
-    __slots__ = ("orig", "cor", "align_seq", "_costs", "_ops", "_t_sizes", "_cost_matrix",
+    __slots__ = ("orig", "cor", "align_seq", "cost", "_lang", "_lev", "_table", "_cost_matrix",
                  "_op_matrix")
 
-    def __init__(self, orig: Sentence, cor: Sentence, costs: list[array], ops: list[bytes],
-                 t_sizes: dict[tuple[int, int], int]) -> None:
+    def __init__(self, orig: Sentence, cor: Sentence, align_seq: list[AlignOp], cost: float,
+                 lang: Language, lev: bool, table: _Table | None) -> None:
         self.orig, self.cor = orig, cor
-        self._costs, self._ops, self._t_sizes = costs, ops, t_sizes
+        #: the operations, left to right
+        self.align_seq = align_seq
+        #: total cost of the alignment (bottom-right cell)
+        self.cost = cost
+        self._lang, self._lev, self._table = lang, lev, table
         self._cost_matrix: list[list[float]] | None = None
         self._op_matrix: list[list[str]] | None = None
-        self.align_seq: list[AlignOp] = _backtrace(ops, t_sizes, len(orig), len(cor))
 
-    @property
-    def cost(self) -> float:
-        """Total cost of the alignment (bottom-right cell)."""
-        return self._costs[-1][-1]
+    def _full(self) -> _Table:
+        if self._table is None:
+            self._table = _fill(self.orig, self.cor, self._lang, self._lev)
+        return self._table
 
     @property
     def cost_matrix(self) -> list[list[float]]:
         """The (n+1) x (m+1) cost matrix."""
         if self._cost_matrix is None:
-            self._cost_matrix = [r.tolist() for r in self._costs]
+            self._cost_matrix = [r.tolist() for r in self._full()[0]]
         return self._cost_matrix
 
     @property
     def op_matrix(self) -> list[list[str]]:
         """The (n+1) x (m+1) operation matrix ("O", "M", "S", "I", "D" or "T<k>")."""
         if self._op_matrix is None:
-            rows = [list(r.decode("ascii")) for r in self._ops]
-            for (i, j), size in self._t_sizes.items():
+            _, ops, t_sizes = self._full()
+            rows = [list(r.decode("ascii")) for r in ops]
+            for (i, j), size in t_sizes.items():
                 rows[i][j] = f"T{size}"
             self._op_matrix = rows
         return self._op_matrix
@@ -86,11 +91,27 @@ class Alignment:
 
 
 def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False) -> Alignment:
-    """Align ``orig`` with ``cor`` using the costs of ``lang`` (or unit costs when ``lev``)."""
-    table = _fill_lev(orig, cor) if lev else _fill(orig, cor, lang)
-    return Alignment(orig, cor, *table)
+    """Align ``orig`` with ``cor`` using the costs of ``lang`` (or unit costs when ``lev``).
+
+    Only the DP of the two sentences without their common suffix is computed: that is exactly
+    the top-left part of the full table (a cell reads only cells above and to its left), and the
+    back-trace crosses the suffix's match cells diagonally, so ``align_seq`` and ``cost`` are
+    ERRANT's; the full matrices are computed if asked for.
+    """
+    n, m = len(orig), len(cor)
+    o_texts, c_texts = orig.texts, cor.texts
+    s = 0
+    while s < n and s < m and o_texts[n - 1 - s] == c_texts[m - 1 - s]:
+        s += 1
+    head = (orig, cor) if not s else (Sentence(orig.tokens[:n - s]), Sentence(cor.tokens[:m - s]))
+    table = _fill(*head, lang, lev)
+    seq = _backtrace(table, n - s, m - s)
+    n, m = n - s, m - s
+    seq += [AlignOp("M", n + t, n + t + 1, m + t, m + t + 1) for t in range(s)]
+    return Alignment(orig, cor, seq, table[0][-1][-1], lang, lev, None if s else table)
 
 
+#: costs (one float64 array per row), op codes (one byte string per row), {cell: T size}
 _Table = tuple[list[array], list[bytes], dict[tuple[int, int], int]]
 
 
@@ -165,7 +186,12 @@ class _Keys:
         return sorted(self.o_keys[a:i + 1]) == sorted(self.c_keys[j - i + a:j + 1])  # type: ignore
 
 
-def _fill(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
+def _fill(orig: Sentence, cor: Sentence, lang: Language, lev: bool) -> _Table:
+    """ERRANT's DP table (Levenshtein or linguistic)."""
+    return _fill_lev(orig, cor) if lev else _fill_linguistic(orig, cor, lang)
+
+
+def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
     """The linguistic DP (ERRANT's loop), with the index answering long transposition windows."""
     n, m = len(orig), len(cor)
     o_toks, c_toks = orig.tokens, cor.tokens
@@ -269,8 +295,8 @@ def _fill(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
     return costs, ops, t_sizes
 
 
-def _backtrace(ops: list[bytes], t_sizes: dict[tuple[int, int], int], i: int, j: int
-               ) -> list[AlignOp]:
+def _backtrace(table: _Table, i: int, j: int) -> list[AlignOp]:
+    _, ops, t_sizes = table
     seq: list[AlignOp] = []
     while i + j:
         op = ops[i][j]
