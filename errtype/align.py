@@ -157,8 +157,12 @@ class _Keys:
     difference vectors at points (a, b) and (i+1, j+1) are equal; a random-weight prefix sum
     H(x, y) = Ro[x] - Rc[y] fingerprints them, combined with the diagonal into one integer key
     ``ro[x] - rc[y]``. ``seen`` maps a key to the latest window start inserted; every hit is
-    verified exactly. Only tokens whose key occurs in the other sentence ("shared") can be in a
-    window, so points and look-ups are restricted to them.
+    verified exactly.
+
+    A window holds each of its tokens on both sides, so only some cells need the index: a start
+    (a, b) needs ``o[a]`` somewhere in ``c[b:]`` and ``c[b]`` in ``o[a:]``; an end (i, j) needs
+    ``o[i]`` in ``c[:j+1]`` and ``c[j]`` in ``o[:i+1]``. First and last occurrences of each key
+    in the other sentence turn both into comparisons.
     """
 
     def __init__(self, o_keys: Sequence[object], c_keys: Sequence[object]) -> None:
@@ -176,9 +180,17 @@ class _Keys:
         for y, key in enumerate(c_keys, 1):
             acc += weight.setdefault(key, rnd.getrandbits(bits))
             self.rc.append(acc * span + y - len(c_keys))
-        o_set, c_set = set(o_keys), set(c_keys)
-        self.o_shared = [k in c_set for k in o_keys]
-        self.c_shared = [k in o_set for k in c_keys]
+        o_last = {k: x for x, k in enumerate(o_keys)}
+        c_last = {k: y for y, k in enumerate(c_keys)}
+        o_first = {k: x for x, k in reversed(list(enumerate(o_keys)))}
+        c_first = {k: y for y, k in reversed(list(enumerate(c_keys)))}
+        never = len(o_keys) + len(c_keys) + 1
+        #: per orig token: last / first position of its key in cor (-1 / never when absent)
+        self.o_last_in_c = [c_last.get(k, -1) for k in o_keys]
+        self.o_first_in_c = [c_first.get(k, never) for k in o_keys]
+        #: per cor token: last / first position of its key in orig
+        self.c_last_in_o = [o_last.get(k, -1) for k in c_keys]
+        self.c_first_in_o = [o_first.get(k, never) for k in c_keys]
         self.o_keys, self.c_keys = o_keys, c_keys
 
     def verify(self, a: int, i: int, j: int) -> bool:
@@ -206,24 +218,28 @@ def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
     # for longer ones (the walk reaches them only through costly steps)
     key_k = max(lang.transposition_key_window - 1, 1)
     if keys is not None:
-        ro, o_shared = keys.ro, keys.o_shared
-        rc1 = keys.rc[1:]  # cell (i+1, j+1) looks up ro[i+1] - rc[j+1]
-        rc_shared = [keys.rc[b] for b, shared in enumerate(keys.c_shared) if shared]
+        ro, rc = keys.ro, keys.rc
+        rc1 = rc[1:]  # cell (i+1, j+1) looks up ro[i+1] - rc[j+1]
+        o_last_in_c, o_first_in_c = keys.o_last_in_c, keys.o_first_in_c
+        c_last_in_o, c_first_in_o = keys.c_last_in_o, keys.c_first_in_o
     seen: dict[int, int] = {}  # index key -> latest window start (orig index)
-    free = [-1] * (n + m + 1)  # per diagonal (i - j + m): latest row entered by a free step
     dead = -1  # window starts at or before an unshared orig token are useless
     prev, first, ops0 = _first_row(m)
     costs, ops = [first], [ops0]
     t_sizes: dict[tuple[int, int], int] = {}
 
+    def free(x: int, y: int) -> bool:
+        """Whether the diagonal step into cell (x, y) stops ERRANT's walk."""
+        later, earlier = costs[x][y], costs[x - 1][y - 1]
+        return (later - earlier <= 0) if strict else (later == earlier)
+
     def walk(i: int, j: int, k: int, stop: int) -> tuple[float, int]:
         """ERRANT's diagonal walk from window ``k`` up to (excluding) ``stop``: (cost, size)."""
         while k < stop and i - k >= 0 and j - k >= 0:
-            later, earlier = costs[i - k + 1][j - k + 1], costs[i - k][j - k]
-            if (later - earlier <= 0) if strict else (later == earlier):
+            if free(i - k + 1, j - k + 1):
                 return inf, -1
             if transposable(o_toks[i - k:i + 1], c_toks[j - k:j + 1]):
-                return earlier + k, k + 1
+                return costs[i - k][j - k] + k, k + 1
             k += 1
         return inf, 0
 
@@ -236,21 +252,27 @@ def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
         o_text = o_texts[i]
         hits: list[int | None] = nones  # per column: latest index start for this cell, if any
         if keys is not None:
-            if not o_shared[i]:
+            if o_last_in_c[i] < 0:  # no window spans this token
                 seen.clear()
                 dead = i
             a = i - key_k
-            if a > dead and o_shared[a]:  # window starts in row a are now reachable
-                seen.update(dict.fromkeys(map(ro[a].__sub__, rc_shared), a))
-            if o_shared[i]:
-                hits = list(map(seen.get, map(ro[i + 1].__sub__, rc1)))
+            if a > dead and (limit := o_last_in_c[a]) >= 0:  # row a's window starts, now needed
+                base = ro[a]
+                seen.update(dict.fromkeys(
+                    [base - rc[b] for b in range(limit + 1) if c_last_in_o[b] >= a], a))
+            if seen and (start := o_first_in_c[i]) < m:
+                hits = nones.copy()
+                ro_next, get = ro[i + 1], seen.get
+                for j in range(start, m):
+                    if c_first_in_o[j] <= i:
+                        hits[j] = get(ro_next - rc1[j])
         sub_row = sub_matrix[i] if sub_matrix is not None else None
         if sub_row is None:
             o_tok = o_toks[i]
             sub_row = [0.0 if o_text == c.text else subcost(o_tok, c) for c in c_toks]
         elif not isinstance(sub_row, list):
             sub_row = sub_row.tolist()
-        im, i1 = i + m, i + 1
+        i1 = i + 1
         left = prev[0] + 1
         row = [left]
         append = row.append
@@ -260,32 +282,32 @@ def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
         for j, c_text, diag, up, s, a in cells:
             if o_text == c_text:
                 op_append(_M)
-                free[im - j] = i1
                 append(diag)
                 left = diag
                 continue
             sub = diag + s
-            if walking or a is not None:
+            if walking or a is not None:  # a transposition is possible
                 trans, size = walk(i, j, 1, stop) if walking else (inf, 0)
-                if size == 0 and a is not None and a >= free[im - j]:
+                # the index's window start a counts if the walk gets there: no free step between
+                if size == 0 and a is not None and not any(
+                        free(x, x - i + j) for x in range(i, a, -1)):
                     if keys.verify(a, i, j):  # type: ignore[union-attr]
                         trans, size = costs[a][j - i + a] + (i - a), i - a + 1
                     else:  # a fingerprint collision: walk the long windows
                         trans, size = walk(i, j, key_k, big)
-                if trans <= sub:
-                    best, op = trans, _T
-                else:
-                    best, op = sub, _S
+                best, op = (trans, _T) if trans <= sub else (sub, _S)
+                if (ins := left + 1) < best:
+                    best, op = ins, _I
+                if (dl := up + 1) < best:
+                    best, op = dl, _D
+                if op == _T:
+                    t_sizes[i1, j + 1] = size
             else:
                 best, op = sub, _S
-            if (ins := left + 1) < best:
-                best, op = ins, _I
-            if (dl := up + 1) < best:
-                best, op = dl, _D
-            elif op == _T:
-                t_sizes[i1, j + 1] = size
-            if best == diag or (strict and best < diag):
-                free[im - j] = i1
+                if (ins := left + 1) < best:
+                    best, op = ins, _I
+                if (dl := up + 1) < best:
+                    best, op = dl, _D
             op_append(op)
             append(best)
             left = best
