@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from array import array
 from collections.abc import Sequence
+from itertools import accumulate
 from math import inf
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -150,6 +151,10 @@ def _fill_lev(orig: Sentence, cor: Sentence) -> _Table:
     return costs, ops, {}
 
 
+#: fingerprint weights (any values are correct: a collision is verified and costs only a walk)
+_RNG = random.Random(0x5EED)
+
+
 class _Keys:
     """Transposition index for key-based tests (multisets of per-token keys).
 
@@ -166,25 +171,24 @@ class _Keys:
     """
 
     def __init__(self, o_keys: Sequence[object], c_keys: Sequence[object]) -> None:
-        rnd = random.Random(0x5EED)
-        weight: dict[object, int] = {}
-        span = len(o_keys) + len(c_keys) + 1
+        n, m = len(o_keys), len(c_keys)
+        span = n + m + 1
         # weights small enough for keys below 2**60 (fast ints); collisions only cost a walk
-        bits = max(24, 60 - span.bit_length() - span.bit_length())
-        self.ro, self.rc = [0], [-len(c_keys)]  # ro[x] - rc[y] = H * span + (x - y + len(cor))
-        acc = 0
-        for x, key in enumerate(o_keys, 1):
-            acc += weight.setdefault(key, rnd.getrandbits(bits))
-            self.ro.append(acc * span + x)
-        acc = 0
-        for y, key in enumerate(c_keys, 1):
-            acc += weight.setdefault(key, rnd.getrandbits(bits))
-            self.rc.append(acc * span + y - len(c_keys))
-        o_last = {k: x for x, k in enumerate(o_keys)}
-        c_last = {k: y for y, k in enumerate(c_keys)}
-        o_first = {k: x for x, k in reversed(list(enumerate(o_keys)))}
-        c_first = {k: y for y, k in reversed(list(enumerate(c_keys)))}
-        never = len(o_keys) + len(c_keys) + 1
+        bits = max(24, 60 - 2 * span.bit_length())
+        weight = dict.fromkeys([*o_keys, *c_keys], 0)
+        draw = _RNG.getrandbits
+        for key in weight:
+            weight[key] = draw(bits)
+        # ro[x] - rc[y] = H(x, y) * span + (x - y + m): the fingerprint and the diagonal
+        self.ro = [0] + [h * span + x for x, h in
+                         enumerate(accumulate(map(weight.__getitem__, o_keys)), 1)]
+        self.rc = [-m] + [h * span + y - m for y, h in
+                          enumerate(accumulate(map(weight.__getitem__, c_keys)), 1)]
+        o_last = dict(zip(o_keys, range(n), strict=True))
+        c_last = dict(zip(c_keys, range(m), strict=True))
+        o_first = dict(zip(reversed(o_keys), range(n - 1, -1, -1), strict=True))
+        c_first = dict(zip(reversed(c_keys), range(m - 1, -1, -1), strict=True))
+        never = span
         #: per orig token: last / first position of its key in cor (-1 / never when absent)
         self.o_last_in_c = [c_last.get(k, -1) for k in o_keys]
         self.o_first_in_c = [c_first.get(k, never) for k in o_keys]
