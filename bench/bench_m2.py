@@ -1,88 +1,157 @@
-"""Side-by-side: errtype vs ERRANT 3.0.2 edit extraction on real parallel text, in one process.
+"""Side-by-side: ``errtype-m2`` vs ERRANT 3.0.2 ``errant_parallel`` on real parallel text, one run.
 
-Both use the same spaCy pipeline object. Parsing (spaCy) and annotation (align + merge + classify)
-are timed separately; the edit lists of both tools are compared pair by pair.
+Inputs (from ../shared/data): jfleg dev (source + 4 references) and CoNLL-2014 (official source +
+the AMU, CAMB and CUUI system outputs), lines with an empty source left out (ERRANT writes no
+block for them). Both tools load the same spaCy pipeline by name (ERRANT: ``spacy.load(name,
+disable=["ner"])``, errtype: its English loader); ERRANT runs its own ``errant_parallel`` command
+code in-process, errtype runs :func:`errtype.convert.parallel_to_m2` (what ``errtype-m2`` calls).
 
-    python bench/bench_m2.py [--pairs N] [--data ../shared/data]
+1. Single process, both pinned to one CPU (``os.sched_setaffinity``): pairs/s and ratio.
+2. errtype ``-j N`` (all CPUs) vs the same ERRANT run.
+
+Output identity: errtype's default M2 equals ERRANT's after removing noop lines (the documented
+noop difference); with ``--errant-noop`` (``errant_noop=True``) it is byte-identical; SHA-256 of
+each is printed.
+
+    python bench/bench_m2.py [--jobs 2] [--cpu 0] [--data ../shared/data] [--limit LINES]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
+import io
+import os
+import resource
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+#: (source file, correction files) under the data directory
+GROUPS = [("jfleg/dev.src", ["jfleg/dev.ref0", "jfleg/dev.ref1", "jfleg/dev.ref2",
+                              "jfleg/dev.ref3"]),
+          ("conll14/systems/INPUT", ["conll14/systems/AMU", "conll14/systems/CAMB",
+                                     "conll14/systems/CUUI"])]
+
+
+def read_groups(data: Path, limit: int | None = None) -> list[tuple[list[str], list[list[str]]]]:
+    """Per group: source lines and correction lines (empty sources dropped)."""
+    out = []
+    for src, cors in GROUPS:
+        if not (data / src).exists():
+            continue
+        o = (data / src).read_text(encoding="utf-8").splitlines()
+        cs = [(data / c).read_text(encoding="utf-8").splitlines() for c in cors]
+        keep = [k for k, line in enumerate(o) if line.strip()][:limit]
+        out.append(([o[k] for k in keep], [[c[k] for k in keep] for c in cs]))
+    return out
+
 
 def load_pairs(data: Path, limit: int) -> list[tuple[str, str]]:
-    pairs: list[tuple[str, str]] = []
-    jfleg = data / "jfleg"
-    src = (jfleg / "dev.src").read_text(encoding="utf-8").splitlines()
-    for ref in ("dev.ref0", "dev.ref1", "dev.ref2", "dev.ref3"):
-        cor = (jfleg / ref).read_text(encoding="utf-8").splitlines()
-        pairs += [(o.strip(), c.strip()) for o, c in zip(src, cor, strict=True)]
-    conll = data / "conll14"
-    if (conll / "systems" / "CAMB").exists():
-        inp = (conll / "systems" / "INPUT").read_text(encoding="utf-8").splitlines()
-        for system in ("AMU", "CAMB", "CUUI"):
-            out = (conll / "systems" / system).read_text(encoding="utf-8").splitlines()
-            pairs += [(o.strip(), c.strip()) for o, c in zip(inp, out, strict=True)]
+    """(source, correction) pairs of every group, stripped, non-empty."""
+    pairs = [(o.strip(), c[k].strip()) for src, cors in read_groups(data) for c in cors
+             for k, o in enumerate(src)]
     return [(o, c) for o, c in pairs if o and c][:limit]
+
+
+def cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def without_noops(text: str) -> str:
+    return "\n".join(line for line in text.split("\n") if "|||noop|||" not in line)
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--pairs", type=int, default=3000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: the first)")
+    ap.add_argument("--limit", type=int, default=None, help="source lines per group")
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     args = ap.parse_args()
     try:
         import errant
+        import errant.commands.parallel_to_m2 as errant_cmd
     except ImportError:
         print("the peer tool is not installed: pip install errant==3.0.2")
         return 1
     import spacy
 
     import errtype
-    from errtype.lang.en import DEFAULT_MODELS
-    from errtype.parse.spacy import load_pipeline
+    from errtype.convert import parallel_to_m2
 
-    pairs = load_pairs(Path(args.data), args.pairs)
-    nlp = load_pipeline(DEFAULT_MODELS)
-    print(f"{len(pairs)} sentence pairs; spaCy {spacy.__version__}, "
-          f"{nlp.meta['name']} {nlp.meta['version']}")
-    peer = errant.load("en", nlp=nlp)
-    ours = errtype.load("en", nlp=nlp)
+    all_cpus = sorted(os.sched_getaffinity(0))
+    pin = {args.cpu if args.cpu is not None else all_cpus[0]}
+    ours = errtype.load("en")
+    name = f"{ours.parser.nlp.meta['lang']}_{ours.parser.nlp.meta['name']}"
+    peer = errant.load("en", nlp=spacy.load(name, disable=["ner"]))
+    tmp = Path(tempfile.mkdtemp(prefix="bench_m2_"))
+    inputs = []
+    n_pairs = 0
+    for g, (src, cors) in enumerate(read_groups(Path(args.data), args.limit)):
+        paths = [tmp / f"g{g}.orig"] + [tmp / f"g{g}.cor{k}" for k in range(len(cors))]
+        for path, lines in zip(paths, [src, *cors], strict=True):
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        inputs.append(paths)
+        n_pairs += len(src) * len(cors)
+    print(f"{n_pairs} sentence pairs ({', '.join(s for s, _ in GROUPS)} + corrections); "
+          f"spaCy {spacy.__version__}, {name}; errtype components {ours.parser.nlp.pipe_names}")
 
-    t0 = time.perf_counter()
-    peer_docs = [(peer.parse(o), peer.parse(c)) for o, c in pairs]
-    t1 = time.perf_counter()
-    peer_edits = [peer.annotate(o, c) for o, c in peer_docs]
-    t2 = time.perf_counter()
-    texts = [t for pair in pairs for t in pair]
-    sents = list(ours.parser.parse_many(texts))
-    t3 = time.perf_counter()
-    our_edits = [ours.annotate(sents[k], sents[k + 1]) for k in range(0, len(sents), 2)]
-    t4 = time.perf_counter()
+    def run_errant() -> str:
+        errant.load = lambda *a, **k: peer  # the command loads its annotator this way
+        texts = []
+        for g, paths in enumerate(inputs):
+            out = tmp / f"g{g}.errant.m2"
+            sys.argv = ["errant_parallel", "-orig", str(paths[0]), "-cor",
+                        *map(str, paths[1:]), "-out", str(out)]
+            with contextlib.redirect_stdout(io.StringIO()):
+                errant_cmd.main()
+            texts.append(out.read_text(encoding="utf-8"))
+        return "".join(texts)
 
-    mismatches = 0
-    for n, (pe, oe) in enumerate(zip(peer_edits, our_edits, strict=True)):
-        a = [(e.o_start, e.o_end, e.c_start, e.c_end, e.type, e.c_str) for e in pe]
-        b = [(e.o_start, e.o_end, e.c_start, e.c_end, e.type, e.c_str) for e in oe]
-        if a != b:
-            mismatches += 1
-            if mismatches <= 5:
-                print(f"  mismatch {n}: {pairs[n]}\n    errant : {a}\n    errtype: {b}")
-    n_edits = sum(len(e) for e in our_edits)
-    rows = [("parse (spaCy)", t1 - t0, t3 - t2), ("annotate", t2 - t1, t4 - t3),
-            ("total", t2 - t0, t4 - t2)]
-    print(f"{'stage':<16}{'ERRANT s':>10}{'errtype s':>11}{'speed-up':>10}")
-    for name, a, b in rows:
-        print(f"{name:<16}{a:>10.2f}{b:>11.2f}{a / b:>9.2f}x")
-    print(f"edits: {n_edits}; pairs whose edits differ from ERRANT: {mismatches} of {len(pairs)}")
-    return 0 if mismatches == 0 else 1
+    def run_errtype(jobs: int, errant_noop: bool = False) -> str:
+        texts = []
+        for g, paths in enumerate(inputs):
+            out = tmp / f"g{g}.errtype.m2"
+            parallel_to_m2(ours, paths[0], paths[1:], out, jobs=jobs, errant_noop=errant_noop)
+            texts.append(out.read_text(encoding="utf-8"))
+        return "".join(texts)
+
+    def timed(label: str, run, *a: object) -> tuple[str, float, float, str]:
+        w0, c0 = time.perf_counter(), cpu_seconds()
+        text = run(*a)
+        return label, time.perf_counter() - w0, cpu_seconds() - c0, text
+
+    os.sched_setaffinity(0, pin)
+    rows = [timed("ERRANT errant_parallel (1 CPU)", run_errant),
+            timed("errtype-m2 (1 CPU)", run_errtype, 1)]
+    os.sched_setaffinity(0, all_cpus)
+    rows.append(timed(f"errtype-m2 -j {args.jobs} ({len(all_cpus)} CPUs)", run_errtype,
+                      args.jobs))
+    byte_text = run_errtype(args.jobs, True)
+    ref = rows[0][3]
+    print(f"{'run':<34}{'wall s':>8}{'pairs/s':>9}{'ratio':>8}{'CPU s':>8}{'CPU ratio':>10}"
+          "  M2 sha256 (noop lines removed)")
+    for label, wall, cpu, text in rows:
+        print(f"{label:<34}{wall:>8.1f}{n_pairs / wall:>9.0f}{rows[0][1] / wall:>7.2f}x"
+              f"{cpu:>8.1f}{rows[0][2] / cpu:>9.2f}x  {sha(text)} ({sha(without_noops(text))})")
+    print("ratio = ERRANT wall time / this wall time; CPU ratio = the same with CPU seconds "
+          "(self + workers), robust on a shared machine")
+    same = all(without_noops(r[3]) == without_noops(ref) for r in rows)
+    print(f"identical to ERRANT after removing noop lines: {same}; with errant_noop=True "
+          f"byte-identical: {byte_text == ref} ({sha(byte_text)})")
+    return 0 if same and byte_text == ref else 1
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import inf
 
 import pytest
 from hypothesis import given, settings
@@ -31,6 +32,64 @@ class CountingEnglish(English):
         return super().transposable(o, c)
 
 
+def reference(orig: Sentence, cor: Sentence, lang: English, lev: bool = False
+              ) -> tuple[list[list[float]], list[list[str]]]:
+    """ERRANT's DP written out literally (spec section 3): every cell, the plain diagonal walk,
+    candidates [T, S, I, D] with the first minimum winning. Costs and tests from ``lang``."""
+    n, m = len(orig), len(cor)
+    cost = [[0.0] * (m + 1) for _ in range(n + 1)]
+    ops = [["O"] * (m + 1) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        cost[i][0], ops[i][0] = cost[i - 1][0] + 1, "D"
+    for j in range(1, m + 1):
+        cost[0][j], ops[0][j] = cost[0][j - 1] + 1, "I"
+    for i in range(n):
+        for j in range(m):
+            if orig[i].text == cor[j].text:
+                cost[i + 1][j + 1], ops[i + 1][j + 1] = cost[i][j], "M"
+                continue
+            trans, k = inf, 1
+            if lev:
+                sub = cost[i][j] + 1
+            else:
+                sub = cost[i][j] + lang.substitution_cost(orig[i], cor[j])
+                while i - k >= 0 and j - k >= 0:
+                    step = cost[i - k + 1][j - k + 1] - cost[i - k][j - k]
+                    if (step <= 0) if lang.strict_walk else (step == 0):
+                        break
+                    if lang.transposable(orig[i - k:i + 1], cor[j - k:j + 1]):
+                        trans = cost[i - k][j - k] + k
+                        break
+                    k += 1
+            options = [trans, sub, cost[i + 1][j] + 1, cost[i][j + 1] + 1]
+            best = options.index(min(options))
+            cost[i + 1][j + 1] = options[best]
+            ops[i + 1][j + 1] = [f"T{k + 1}", "S", "I", "D"][best]
+    return cost, ops
+
+
+def reference_seq(ops: list[list[str]]) -> list[tuple]:
+    """The single back-trace from the bottom-right cell (spec 3.4)."""
+    i, j = len(ops) - 1, len(ops[0]) - 1
+    seq: list[tuple] = []
+    while i + j:
+        op = ops[i][j]
+        k = int(op[1:]) if op[0] == "T" else 1
+        di, dj = {"M": (1, 1), "S": (1, 1), "D": (1, 0), "I": (0, 1)}.get(op, (k, k))
+        seq.append((op, i - di, i, j - dj, j))
+        i, j = i - di, j - dj
+    return seq[::-1]
+
+
+def assert_reference(orig: Sentence, cor: Sentence, lang: English, lev: bool = False) -> None:
+    """align() equals the literal DP: full matrices, back-trace and total cost."""
+    al = align(orig, cor, lang, lev)
+    cost, ops = reference(orig, cor, PLAIN if lang is FAST else lang, lev)
+    assert [tuple(a) for a in al.align_seq] == reference_seq(ops)
+    assert al.cost == cost[-1][-1]
+    assert (al.cost_matrix, al.op_matrix) == (cost, ops)
+
+
 FAST, PLAIN = English(), PlainEnglish()
 words = st.sampled_from(["a", "b", "c", "A", "B", "d", "ab", "ba", "the", "The"])
 poses = st.sampled_from(["NOUN", "VERB", "DET", "ADJ", "AUX", "PUNCT"])
@@ -50,12 +109,20 @@ def test_fast_paths_equal_plain_walk(orig: Sentence, cor: Sentence) -> None:
     assert fast.op_matrix == plain.op_matrix
     assert fast.cost_matrix == plain.cost_matrix
     assert fast.align_seq == plain.align_seq
+    assert_reference(orig, cor, FAST)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sentences(), sentences())
+def test_levenshtein_equals_reference(orig: Sentence, cor: Sentence) -> None:
+    assert_reference(orig, cor, FAST, lev=True)
 
 
 @settings(max_examples=50, deadline=None)
 @given(sentences(max_len=40), sentences(max_len=40))
 def test_fast_paths_equal_plain_walk_long(orig: Sentence, cor: Sentence) -> None:
     assert align(orig, cor, FAST).op_matrix == align(orig, cor, PLAIN).op_matrix
+    assert_reference(orig, cor, FAST)
 
 
 def test_transpositions_found() -> None:
@@ -121,6 +188,7 @@ def test_czech_fast_path_equals_plain_walk(pair: tuple[Sentence, Sentence]) -> N
     fast, plain = align(orig, cor, fast_lang), align(orig, cor, plain_lang)
     assert fast.op_matrix == plain.op_matrix
     assert fast.cost_matrix == plain.cost_matrix
+    assert_reference(orig, cor, fast_lang)
 
 
 @pytest.mark.parametrize("words,moved", [
@@ -152,3 +220,56 @@ def test_czech_unrelated_long_pair_walks_only_short_windows() -> None:
     cor = Sentence([Token(f"c{i % 47}", f"c{i % 47}", "VERB") for i in range(150)])
     align(orig, cor, lang)
     assert sizes and max(sizes) <= 5
+
+
+class _TinyRandom:
+    """Weights 1 or 2: fingerprints collide all the time, so every fallback path runs."""
+
+    def __init__(self, seed: int) -> None:
+        self.n = seed
+
+    def getrandbits(self, bits: int) -> int:
+        self.n += 1
+        return 1 + self.n % 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(sentences(max_len=16), sentences(max_len=16))
+def test_fingerprint_collisions_fall_back_to_the_walk(orig: Sentence, cor: Sentence) -> None:
+    import errtype.align
+
+    saved = errtype.align._RNG
+    errtype.align._RNG = _TinyRandom(0)  # type: ignore[assignment]
+    try:
+        fast = align(orig, cor, FAST)
+    finally:
+        errtype.align._RNG = saved
+    assert (fast.cost_matrix, fast.op_matrix) == reference(orig, cor, PLAIN)
+    assert [tuple(a) for a in fast.align_seq] == reference_seq(fast.op_matrix)
+
+
+@st.composite
+def edited_pairs(draw: st.DrawFn) -> tuple[Sentence, Sentence]:
+    """A sentence and a lightly edited copy: long common prefixes and suffixes, as in GEC."""
+    orig = draw(sentences(max_len=14))
+    toks = list(orig.tokens)
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(toks)))
+        what = draw(st.sampled_from(["ins", "del", "sub", "swap"]))
+        new = Token(draw(words), draw(st.sampled_from(["x", "y", "a"])), draw(poses))
+        if what == "ins" or not toks or at == len(toks):
+            toks.insert(at, new)
+        elif what == "del":
+            del toks[at]
+        elif what == "sub":
+            toks[at] = new
+        elif at + 1 < len(toks):
+            toks[at], toks[at + 1] = toks[at + 1], toks[at]
+    return orig, Sentence(toks)
+
+
+@settings(max_examples=300, deadline=None)
+@given(edited_pairs(), st.booleans())
+def test_edited_pairs_equal_reference(pair: tuple[Sentence, Sentence], lev: bool) -> None:
+    """The common suffix is skipped by the DP: the back-trace and matrices are still ERRANT's."""
+    assert_reference(*pair, FAST, lev)

