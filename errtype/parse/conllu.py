@@ -2,7 +2,8 @@
 
 Each sentence (lines up to a blank line) becomes one :class:`~errtype.tokens.Sentence` of its
 syntactic words, read exactly as the UDPipe backend builds them: FORM, LEMMA, UPOS, XPOS (tag),
-FEATS, HEAD (1-based, 0 = root; made a 0-based absolute index, a root pointing to itself), DEPREL
+FEATS, HEAD (1-based, 0 = root; made a 0-based absolute index, a root pointing to itself, and so
+does a word without HEAD, ``_``, as from a model without a parser), DEPREL
 (``root`` -> ``ROOT``), and ``SpaceAfter=No`` in MISC (of the word, or of the multi-word token it
 ends) for the whitespace after a word. Multi-word token lines (``1-2``) and empty nodes (``1.1``)
 are skipped; comments are ignored. Malformed lines raise :class:`InputError` naming file and line.
@@ -66,7 +67,7 @@ class _Builder:
         tokens = []
         for k, (number, cols) in enumerate(self.words):
             wid = k + 1
-            head = -1
+            head = k  # no HEAD ("_", a model without a parser): as the UDPipe backend
             if cols[6] != "_":
                 h = _int(cols[6], "HEAD", self.path, number)
                 if not 0 <= h <= n:
