@@ -221,19 +221,18 @@ def _in_workers(annotator: Annotator, batches: Iterable[Batch], options: StreamO
     annotator.warm_up()  # lazily loaded resources are loaded once, before the fork
     key = id(annotator)
     _FORKED[key] = (annotator, transform)
-    pending: deque[Future[list[Annotation]]] = deque()
+    pending: deque[Future[list[Any]]] = deque()
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-            start = 0
-            it = iter(batches)
-            while True:
-                while len(pending) < 2 * jobs and (batch := next(it, None)) is not None:
-                    pending.append(pool.submit(_work, key, batch, options, start))
-                    start += len(batch)
-                if not pending:
-                    break
-                yield from pending.popleft().result()
-    finally:
-        for fut in pending:
-            fut.cancel()
+        start = 0
+        it = iter(batches)
+        while True:
+            while len(pending) < 2 * jobs and (batch := next(it, None)) is not None:
+                pending.append(pool.submit(_work, key, batch, options, start))
+                start += len(batch)
+            if not pending:
+                break
+            yield from pending.popleft().result()
+    finally:  # also on an error or when the consumer stops early: drop queued batches
+        pool.shutdown(wait=True, cancel_futures=True)
         _FORKED.pop(key, None)
