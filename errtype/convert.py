@@ -1,6 +1,6 @@
-"""Corpus-level conversions: parallel text -> M2, and re-annotation of an existing M2 file.
+"""Corpus-level conversions: parallel text or CoNLL-U -> M2, and re-annotation of an M2 file.
 
-Both stream their input, write exactly one M2 block per input sentence in input order, and write
+All stream their input, write exactly one M2 block per input sentence in input order, and write
 the output atomically. They return a :class:`Report` (nothing is printed here).
 """
 
@@ -61,7 +61,8 @@ def format_annotation(ann: Annotation, item: Item, errant_noop: bool = False) ->
     orig = ann.orig
     lines: list[str] = []
     noops = 0
-    raw = [c if isinstance(c, str) else c.span_text(0, len(c)) for c in item[1]]
+    raw = [c if isinstance(c, str) else c.span_text(0, len(c)) for c in item[1]] \
+        if errant_noop else []
     for i, edits in enumerate(ann.edits):
         if errant_noop:
             if orig.span_text(0, len(orig)).strip() == raw[i]:
