@@ -268,8 +268,9 @@ def connect(address: str) -> tuple[Any, Any]:
             n = 0
         if n < 1:
             raise InputError(f"--dask local:N needs a number of workers >= 1, not {address!r}")
+        # everything on the loopback interface; the HTTP endpoint on a free port
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None,
+                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                silence_logs=logging.ERROR)
         return Client(cluster), cluster
     return Client(address), None

@@ -45,7 +45,7 @@ def client() -> Iterator[object]:
     from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+                      dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as cluster, \
             Client(cluster) as c:
         yield c
 
