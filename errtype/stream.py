@@ -140,7 +140,8 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
                 continue
         results.append(None)
         plans[-1] = same
-        todo.update((t, None) for t in (orig, *cors) if isinstance(t, str))
+        needed = (orig, *(c for c, s in zip(cors, same, strict=True) if not s))
+        todo.update((t, None) for t in needed if isinstance(t, str))
     parsed = _parse_unique(annotator, list(todo), tokenize) if todo else {}
     for k, ((orig, cors), same) in enumerate(zip(batch, plans, strict=True)):
         if results[k] is not None:
