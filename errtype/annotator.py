@@ -2,27 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
 from .align import Alignment, align
 from .edit import Edit, minimise
+from .errors import ErrtypeError
 from .lang import Language, Parser, get_language
 from .merge import STRATEGIES, merge
 from .tokens import Sentence
 
+#: an input item: (original, correction) or (original, [correction, ...]); each a string or an
+#: already parsed Sentence (e.g. read from CoNLL-U)
+Text = str | Sentence
+Item = tuple[Text, Text | Sequence[Text]]
+
 
 @dataclass
 class Annotation:
-    """One original sentence with its corrections and the typed edits of each correction."""
+    """One original sentence with its corrections and the typed edits of each correction.
+
+    ``error`` is set (and ``edits`` are empty) for an item that was skipped: too long for
+    ``max_tokens``, or failed with ``on_error="skip"``; it holds the reason.
+    """
 
     orig: Sentence
     cors: list[Sentence] = field(default_factory=list)
     edits: list[list[Edit]] = field(default_factory=list)
     #: per correction: True when it is token-identical to the original (an M2 noop)
     noop: list[bool] = field(default_factory=list)
+    error: str | None = None
 
 
 class Annotator:
@@ -89,31 +99,43 @@ class Annotator:
             e = self.classify(e, o, c)
         return e
 
-    def annotate_stream(self, items: Iterable[tuple[str, str | Sequence[str]]],
-                        lev: bool = False, merging: str = "rules", tokenize: bool = False,
-                        batch_size: int = 512) -> Iterator[Annotation]:
-        """Annotate pairs (orig, cor) or (orig, [cor, ...]) lazily, parsing in batches.
+    def warm_up(self) -> None:
+        """Load what annotation loads lazily (word lists, lexicons), e.g. before forking."""
+        texts = ("He go to scool .", "He goes to the school !")
+        try:
+            orig, cor = (self.parse(t) for t in texts)
+        except ErrtypeError:  # a parser for pre-parsed input only: bare words still classify
+            orig, cor = (Sentence.from_words(t.split()) for t in texts)
+        self.annotate(orig, cor)
 
-        Memory is bounded by ``batch_size`` pairs, whatever the corpus size; one Annotation is
-        yielded per input item, in order.
+    def annotate_stream(self, items: Iterable[Item], lev: bool = False, merging: str = "rules",
+                        tokenize: bool = False, batch_size: int = 512, *, jobs: int = 1,
+                        on_error: str = "fail", max_tokens: int | None = None,
+                        parse_noops: bool = False,
+                        transform: Callable[[Annotation, Any], Any] | None = None
+                        ) -> Iterator[Any]:
+        """Annotate items ``(orig, cor)`` or ``(orig, [cor, ...])`` lazily; one Annotation per
+        item, in input order. Strings are parsed in batches; Sentences are used as they are.
+
+        Only what can yield an edit is parsed: an item whose corrections are all token-identical
+        to the original gets the parser's tokens without tagging (``parse_noops=True`` parses
+        it anyway), and a string repeated in a batch is parsed once. Output is the same.
+
+        ``on_error="fail"`` raises :class:`~errtype.errors.AnnotationError` (with the item's
+        0-based ``index``) for an item that cannot be annotated; ``"skip"`` yields it with
+        ``error`` set. Items with more than ``max_tokens`` tokens are skipped likewise.
+        ``jobs > 1`` annotates batches in forked worker processes sharing the loaded models;
+        at most ``2 * jobs`` batches are in flight, so memory stays bounded.
+        ``transform(annotation, (orig, [cor, ...]))``, if given, runs where the item was
+        annotated (in the worker) and its result is yielded instead: e.g. M2 formatting, so
+        only strings cross process boundaries.
         """
-        it = iter(items)
-        while batch := list(islice(it, batch_size)):
-            texts: list[str] = []
-            shapes: list[int] = []
-            for orig, cors in batch:
-                cors = [cors] if isinstance(cors, str) else list(cors)
-                texts.append(orig)
-                texts.extend(cors)
-                shapes.append(len(cors))
-            parsed = iter(self.parser.parse_many(texts, tokenize))
-            for n in shapes:
-                o = next(parsed)
-                ann = Annotation(o)
-                for _ in range(n):
-                    c = next(parsed)
-                    ann.cors.append(c)
-                    same = o.texts == c.texts
-                    ann.noop.append(same)
-                    ann.edits.append([] if same else self.annotate(o, c, lev, merging))
-                yield ann
+        from .stream import StreamOptions, annotate_batches
+
+        if merging not in STRATEGIES:
+            raise ValueError(f"unknown merging strategy {merging!r}; choose from: "
+                             f"{', '.join(STRATEGIES)}")
+        if on_error not in ("fail", "skip"):
+            raise ValueError(f"on_error must be 'fail' or 'skip', not {on_error!r}")
+        options = StreamOptions(lev, merging, tokenize, on_error, max_tokens, parse_noops)
+        return annotate_batches(self, items, options, batch_size, jobs, transform)

@@ -1,6 +1,6 @@
-"""Corpus-level conversions: parallel text -> M2, and re-annotation of an existing M2 file.
+"""Corpus-level conversions: parallel text or CoNLL-U -> M2, and re-annotation of an M2 file.
 
-Both stream their input, write exactly one M2 block per input sentence in input order, and write
+All stream their input, write exactly one M2 block per input sentence in input order, and write
 the output atomically. They return a :class:`Report` (nothing is printed here).
 """
 
@@ -9,12 +9,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import islice
+from functools import partial
+from typing import Any
 
 from . import m2
-from .annotator import Annotator
+from .annotator import Annotation, Annotator, Item
 from .edit import NOOP, Edit, noop_m2
-from .errors import InputError
+from .errors import AnnotationError, InputError
 from .m2 import SEP, M2Block, M2Edit, edits_to_m2_lines, format_block, read_m2
 from .textio import _open_binary, atomic_output, count_lines, read_parallel
 from .tokens import Sentence
@@ -37,102 +38,71 @@ class Report:
         return text
 
 
-@dataclass
-class _Item:
-    line: int
-    orig: str
-    cors: list[str]
-    skip_reason: str | None = None
-
-
-def _parse_batch(annotator: Annotator, items: Sequence[_Item], tokenize: bool
-                 ) -> list[list[Sentence] | Exception]:
-    """Parse every text of a batch; an item whose parsing fails gets its exception instead."""
-    texts = [t for it in items for t in (it.orig, *it.cors)]
-    try:
-        flat = list(annotator.parser.parse_many(texts, tokenize))
-    except Exception:  # isolate the failing item
-        results: list[list[Sentence] | Exception] = []
-        for it in items:
-            try:
-                results.append([annotator.parse(t, tokenize) for t in (it.orig, *it.cors)])
-            except Exception as exc:  # noqa: BLE001 - reported to the caller per item
-                results.append(exc)
-        return results
-    out: list[list[Sentence] | Exception] = []
-    k = 0
-    for it in items:
-        n = 1 + len(it.cors)
-        out.append(flat[k:k + n])
-        k += n
-    return out
-
-
 def _noop_block(source: str, n_cors: int) -> str:
     return format_block(source, [noop_m2(i) for i in range(n_cors)])
 
 
-def annotate_items(annotator: Annotator, items: Iterable[_Item], report: Report, *,
-                   tokenize: bool = False, lev: bool = False, merging: str = "rules",
-                   on_error: str = "fail", batch_size: int = 256,
-                   errant_noop: bool = False) -> Iterator[str]:
-    """M2 blocks for parallel items, in order (see :func:`parallel_to_m2`)."""
-    it = iter(items)
-    while batch := list(islice(it, batch_size)):
-        todo = [x for x in batch if x.skip_reason is None]
-        parsed = dict(zip((id(x) for x in todo), _parse_batch(annotator, todo, tokenize),
-                          strict=True))
-        for item in batch:
-            block = None
-            result = parsed.get(id(item))
-            reason = item.skip_reason
-            if result is not None and not isinstance(result, Exception):
-                try:
-                    block = _annotated_block(annotator, result, report, lev, merging,
-                                             item.cors if errant_noop else None)
-                except Exception as exc:  # noqa: BLE001
-                    if on_error != "skip":
-                        raise _located(exc, item.line) from exc
-                    reason = f"{type(exc).__name__}: {exc}"
-            elif isinstance(result, Exception):
-                if on_error != "skip":
-                    raise _located(result, item.line) from result
-                reason = f"{type(result).__name__}: {result}"
-            if block is None:
-                report.skipped.append((item.line, reason or "skipped"))
-                block = _noop_block(" ".join(item.orig.split()), len(item.cors))
-            report.blocks += 1
-            yield block
+@dataclass(frozen=True)
+class Formatted:
+    """One item's M2 block and what the :class:`Report` counts of it."""
+
+    block: str
+    noops: int = 0
+    skipped: str | None = None
 
 
-def _located(exc: Exception, line: int) -> Exception:
-    from .errors import ErrtypeError
+def format_annotation(ann: Annotation, item: Item, errant_noop: bool = False) -> Formatted:
+    """The M2 block of one streamed item; a skipped item is a noop block carrying its reason.
 
-    if isinstance(exc, ErrtypeError):
-        return exc
-    return InputError(f"annotation failed: {type(exc).__name__}: {exc} "
-                      "(use --on-error skip to write a noop block and continue)", line=line)
-
-
-def _annotated_block(annotator: Annotator, sents: list[Sentence], report: Report, lev: bool,
-                     merging: str, errant_raw: list[str] | None = None) -> str:
-    """One block. ``errant_raw`` (the raw corrections) switches on ERRANT's noop rule: noop only
-    when the raw correction equals the rendered original, and no line at all for zero edits."""
-    orig, cors = sents[0], sents[1:]
+    ``errant_noop`` switches on ERRANT's noop rule: noop only when the raw correction equals the
+    rendered original, and no line at all for zero edits.
+    """
+    if ann.error is not None:
+        return Formatted(_noop_block(ann.orig.text, len(ann.cors)), 0, ann.error)
+    orig = ann.orig
     lines: list[str] = []
-    for i, cor in enumerate(cors):
-        if errant_raw is not None:
-            if orig.span_text(0, len(orig)).strip() == errant_raw[i]:
-                report.noops += 1
+    noops = 0
+    raw = [c if isinstance(c, str) else c.span_text(0, len(c)) for c in item[1]] \
+        if errant_noop else []
+    for i, edits in enumerate(ann.edits):
+        if errant_noop:
+            if orig.span_text(0, len(orig)).strip() == raw[i]:
+                noops += 1
                 lines.append(noop_m2(i))
             else:
-                lines.extend(e.to_m2(i) for e in annotator.annotate(orig, cor, lev, merging))
+                lines.extend(e.to_m2(i) for e in edits)
             continue
-        edits = [] if orig.texts == cor.texts else annotator.annotate(orig, cor, lev, merging)
-        if not edits:
-            report.noops += 1
+        noops += not edits
         lines.extend(edits_to_m2_lines(edits, i))
-    return format_block(orig.text, lines)
+    return Formatted(format_block(orig.text, lines), noops)
+
+
+def write_m2_stream(annotator: Annotator, items: Iterable[Item], out: PathLike, report: Report,
+                    line_of: Callable[[int], int | None], *, errant_noop: bool = False,
+                    replace: dict[int, Formatted] | None = None, **stream: Any) -> None:
+    """Annotate ``items`` (:meth:`Annotator.annotate_stream` keyword arguments in ``stream``;
+    blocks are formatted in the workers) and write their M2 blocks to ``out`` atomically.
+
+    ``line_of(k)`` locates item ``k`` (called once per item, in order, and for a failed item);
+    ``replace`` maps item indices
+    to blocks written instead of the annotation (entries are removed as they are used).
+    """
+    fmt = partial(format_annotation, errant_noop=errant_noop)
+    replace = {} if replace is None else replace
+    try:
+        with atomic_output(out) as fh:
+            for k, result in enumerate(annotator.annotate_stream(items, transform=fmt, **stream)):
+                result = replace.pop(k, result)
+                line = line_of(k)
+                report.blocks += 1
+                report.noops += result.noops
+                if result.skipped is not None:
+                    report.skipped.append((line or k + 1, result.skipped))
+                fh.write(result.block)
+    except AnnotationError as exc:
+        line = None if exc.index is None else line_of(exc.index)
+        raise InputError(f"annotation failed: {exc.reason} (use --on-error skip to write a noop "
+                         "block and continue)", line=line) from exc
 
 
 def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike],
@@ -146,87 +116,84 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
     Every input line gives one block (an empty original gives ``S`` with no tokens); an
     annotator whose correction is token-identical to the original gets a noop line, and so does
     one whose correction yields no edit. ``errant_noop=True`` restores ERRANT's rule instead (noop
-    only for a raw-text match; no line at all for a whitespace-only difference). ``jobs > 1``
-    annotates batches in worker processes (forked, so they share the loaded models); the output
-    is identical and in input order, and at most ``2 * jobs`` batches are in flight.
+    only for a raw-text match; no line at all for a whitespace-only difference). Annotation runs
+    through :meth:`Annotator.annotate_stream` (``jobs`` worker processes, ordered, bounded).
 
     A correction containing the M2 field separator ``|||`` cannot be written as an edit: it raises
     :class:`InputError` naming the file and line (``on_error="skip"``: a reported noop block).
     ``encoding_errors="replace"`` substitutes U+FFFD for invalid UTF-8 instead of raising.
     """
     report = Report()
-    paths = [orig, *cors]
-
-    def items() -> Iterator[_Item]:
-        for number, texts in read_parallel(paths, errors=encoding_errors):
-            o, cs = texts[0].strip(), [t.strip() for t in texts[1:]]
-            item = _Item(number, o, cs)
-            bad = next((k for k, t in enumerate(cs) if SEP in t), None)
-            if bad is not None:
-                reason = (f"the correction contains the M2 field separator '{SEP}', "
-                          "which cannot be written in an edit line")
-                if on_error != "skip":
-                    raise InputError(reason + " (use --on-error skip to write a noop block "
-                                     "and continue)", path=str(cors[bad]), line=number)
-                item.skip_reason = f"{cors[bad]}: {reason}"
-            elif max_tokens is not None and max(len(t.split()) for t in texts) > max_tokens:
-                item.skip_reason = f"more than --max-tokens {max_tokens} tokens"
-            yield item
-            if progress:
-                progress(1)
-
-    options = {"tokenize": tokenize, "lev": lev, "merging": merging, "on_error": on_error,
-               "batch_size": batch_size, "errant_noop": errant_noop}
-    if jobs > 1:
-        blocks = _annotate_in_workers(annotator, items(), report, jobs, options)
-    else:
-        blocks = annotate_items(annotator, items(), report, **options)
-    with atomic_output(out) as fh:
-        for block in blocks:
-            fh.write(block)
+    unwritable: dict[int, Formatted] = {}
+    items = parallel_items([orig, *cors], on_error, unwritable, encoding_errors, progress)
+    write_m2_stream(annotator, items, out, report, lambda k: k + 1, errant_noop=errant_noop,
+                    replace=unwritable, lev=lev, merging=merging, tokenize=tokenize,
+                    batch_size=batch_size, jobs=jobs, on_error=on_error, max_tokens=max_tokens)
     return report
 
 
-_WORKER: dict[str, Annotator] = {}
+def parallel_items(paths: Sequence[PathLike], on_error: str, unwritable: dict[int, Formatted],
+                   encoding_errors: str = "strict",
+                   progress: Callable[[int], None] | None = None, *, first: int = 0,
+                   lines: Iterable[tuple[int, list[str]]] | None = None
+                   ) -> Iterator[tuple[str, list[str]]]:
+    """Items ``(orig, [cor, ...])`` of parallel files (``paths[0]`` the original), stripped.
+
+    A correction holding the M2 separator raises :class:`InputError`, or with
+    ``on_error="skip"`` records the noop block to write in ``unwritable`` (item index from
+    ``first``). ``lines`` gives the numbered lines when they are read some other way.
+    """
+    numbered = read_parallel(paths, errors=encoding_errors) if lines is None else lines
+    for k, (number, texts) in enumerate(numbered, first):
+        o, cs = texts[0].strip(), [t.strip() for t in texts[1:]]
+        bad = next((i for i, t in enumerate(cs) if SEP in t), None)
+        if bad is not None:
+            reason = (f"the correction contains the M2 field separator '{SEP}', "
+                      "which cannot be written in an edit line")
+            if on_error != "skip":
+                raise InputError(reason + " (use --on-error skip to write a noop block "
+                                 "and continue)", path=str(paths[1 + bad]), line=number)
+            unwritable[k] = Formatted(_noop_block(" ".join(o.split()), len(cs)), 0,
+                                      f"{paths[1 + bad]}: {reason}")
+        yield o, cs
+        if progress:
+            progress(1)
 
 
-def _work(items: list[_Item], options: dict) -> tuple[list[str], Report]:
+def conllu_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike], out: PathLike,
+                 *, lev: bool = False, merging: str = "rules", on_error: str = "fail",
+                 max_tokens: int | None = None, progress: Callable[[int], None] | None = None,
+                 batch_size: int = 256, errant_noop: bool = False, jobs: int = 1,
+                 encoding_errors: str = "strict") -> Report:
+    """Annotate pre-parsed parallel CoNLL-U files (sentence k of each file is one item) and write
+    M2 to ``out`` atomically, as :func:`parallel_to_m2` but parsing nothing. The files must have
+    the same number of sentences (:class:`~errtype.errors.LineCountError` otherwise); an item is
+    reported by the line where its sentence starts in ``orig``.
+    """
+    from .parse.conllu import check_sentence_counts, read_conllu
+
+    paths = [orig, *cors]
+    check_sentence_counts(paths)
     report = Report()
-    blocks = list(annotate_items(_WORKER["annotator"], items, report, **options))
-    return blocks, report
+    starts: dict[int, int] = {}  # item index -> first line in ``orig`` (items in flight only)
 
-
-def _annotate_in_workers(annotator: Annotator, items: Iterable[_Item], report: Report,
-                         jobs: int, options: dict) -> Iterator[str]:
-    import multiprocessing
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
+    def items() -> Iterator[tuple[Sentence, list[Sentence]]]:
+        readers = [read_conllu(p, encoding_errors) for p in paths]
+        for k, parts in enumerate(zip(*readers, strict=True)):
+            starts[k] = parts[0][0]
+            yield parts[0][1], [s for _, s in parts[1:]]
+            if progress:
+                progress(1)
 
     try:
-        ctx = multiprocessing.get_context("fork")
-    except ValueError as exc:  # pragma: no cover - platforms without fork
-        raise ValueError("--jobs needs the 'fork' start method (Linux/macOS)") from exc
-    _WORKER["annotator"] = annotator  # inherited by the forked workers
-    it = iter(items)
-    size = options["batch_size"]
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        pending: deque = deque()
-        try:
-            while True:
-                while len(pending) < 2 * jobs and (batch := list(islice(it, size))):
-                    pending.append(pool.submit(_work, batch, options))
-                if not pending:
-                    break
-                blocks, part = pending.popleft().result()
-                report.blocks += part.blocks
-                report.noops += part.noops
-                report.skipped.extend(part.skipped)
-                yield from blocks
-        except BaseException:
-            for fut in pending:
-                fut.cancel()
-            raise
-    _WORKER.clear()
+        write_m2_stream(annotator, items(), out, report, starts.pop, errant_noop=errant_noop,
+                        lev=lev, merging=merging, batch_size=batch_size, jobs=jobs,
+                        on_error=on_error, max_tokens=max_tokens)
+    except InputError as exc:
+        if exc.path is None and exc.line is not None:  # an annotation failure: name the file
+            raise InputError(exc.reason, path=str(orig), line=exc.line) from exc.__cause__
+        raise
+    return report
 
 
 # --- re-annotation of an existing M2 file (errant_m2 -gold / -auto) -------------------------

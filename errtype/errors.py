@@ -53,3 +53,16 @@ class UnknownLanguageError(ErrtypeError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+class AnnotationError(ErrtypeError):
+    """An item of an annotation stream could not be annotated (``index``: its 0-based position)."""
+
+    def __init__(self, reason: str, index: int | None = None) -> None:
+        self.reason = reason
+        self.index = index
+        where = f"item {index}: " if index is not None else ""
+        super().__init__(f"{where}annotation failed: {reason}")
+
+    def __reduce__(self) -> tuple[type, tuple[str, int | None]]:  # picklable across processes
+        return (type(self), (self.reason, self.index))

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..merge import STRATEGIES
 from .common import add_backend_options, backend_options, run
+
+if TYPE_CHECKING:
+    from ..convert import Report
 
 PROG = "errtype-m2"
 
@@ -14,7 +18,8 @@ PROG = "errtype-m2"
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=PROG,
-        description="Extract and type edits. Parallel mode: -orig F -cor F [F ...] -out F. "
+        description="Extract and type edits. Parallel mode: -orig F -cor F [F ...] -out F, or "
+                    "pre-parsed: --conllu-orig F --conllu-cor F [F ...] -out F. "
                     "M2 mode: (-gold | -auto) M2_FILE -out F.")
     p.add_argument("m2_file", nargs="?", help="M2 file to re-annotate (with -gold or -auto)")
     mode = p.add_mutually_exclusive_group()
@@ -22,6 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("-auto", action="store_true", help="re-extract edits from M2_FILE")
     p.add_argument("-orig", help="original text, one sentence per line")
     p.add_argument("-cor", nargs="+", help="corrected text file(s), one per annotator")
+    p.add_argument("--conllu-orig", metavar="F",
+                   help="original sentences pre-parsed as CoNLL-U (Stanza, UDPipe, Trankit)")
+    p.add_argument("--conllu-cor", nargs="+", metavar="F",
+                   help="corrected sentences as CoNLL-U, one file per annotator (same number "
+                        "of sentences as --conllu-orig)")
     p.add_argument("-out", required=True, help="output M2 file ('-' = standard output)")
     p.add_argument("-tok", action="store_true", help="tokenise the text with the parser")
     p.add_argument("-lev", action="store_true", help="plain Levenshtein alignment")
@@ -47,6 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 100; 0 = unbounded, exactly as ERRANT, cubic on long rewrites)")
     p.add_argument("--jobs", "-j", type=int, default=1,
                    help="worker processes for parallel mode (default: 1)")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="parallel mode on a Dask cluster: 'local:N' (N local worker processes) "
+                        "or a scheduler address 'tcp://HOST:PORT' (needs errtype[dask]; the "
+                        "workers read the input files at the same paths)")
+    p.add_argument("--partition-size", type=int, default=2000, metavar="N",
+                   help="--dask: lines per partition (default: 2000)")
     p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                    help="invalid UTF-8 in the input: stop with an error naming file, line and "
                         "byte (default), or replace it with U+FFFD")
@@ -58,13 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    parallel = args.orig is not None or args.cor is not None
-    if parallel and (args.gold or args.auto or args.m2_file):
-        build_parser().error("use either -orig/-cor or -gold/-auto M2_FILE, not both")
-    if parallel and not (args.orig and args.cor):
-        build_parser().error("parallel mode needs both -orig and -cor")
-    if not parallel and not ((args.gold or args.auto) and args.m2_file):
-        build_parser().error("give -orig/-cor files, or -gold/-auto with an M2 file")
+    error = _check_modes(args)
+    if error:
+        build_parser().error(error)
+    parallel = args.orig is not None
+    conllu = args.conllu_orig is not None
     state = {"done": 0, "total": None}
 
     def note() -> str:
@@ -80,20 +94,41 @@ def main(argv: list[str] | None = None) -> int:
         # input problems found without reading the data are reported before the model loads
         if parallel:
             state["total"] = check_line_counts([args.orig, *args.cor])
+        elif conllu:
+            from ..parse.conllu import check_sentence_counts
+
+            state["total"] = check_sentence_counts([args.conllu_orig, *args.conllu_cor])
         else:
             state["total"] = m2_block_count(args.m2_file)
         if args.merge_run_limit is not None:
             from .. import merge
 
             merge.MAX_RULE_RUN = args.merge_run_limit
-        annotator = load(args.lang, **backend_options(args))
+        if args.dask:
+            return _run_dask(args, state)
+        if conllu:  # the sentences come parsed: no parser is loaded
+            from ..annotator import Annotator
+            from ..parse.conllu import PreParsed
+
+            annotator = Annotator(args.lang, parser=PreParsed())
+        else:
+            annotator = load(args.lang, **backend_options(args))
         with Progress(state["total"], "errtype-m2", enabled=None if not args.quiet else False
                       ) as bar:
             def tick(n: int) -> None:
                 state["done"] += n
                 bar.update(n)
 
-            if parallel:
+            if conllu:
+                from ..convert import conllu_to_m2
+
+                report = conllu_to_m2(
+                    annotator, args.conllu_orig, args.conllu_cor, args.out, lev=args.lev,
+                    merging=args.merge, on_error=args.on_error, max_tokens=args.max_tokens,
+                    progress=tick, batch_size=args.batch_size,
+                    errant_noop=args.errant_noop or args.errant_compat,
+                    jobs=args.jobs, encoding_errors=args.encoding_errors)
+            elif parallel:
                 report = parallel_to_m2(
                     annotator, args.orig, args.cor, args.out, tokenize=args.tok, lev=args.lev,
                     merging=args.merge, on_error=args.on_error, max_tokens=args.max_tokens,
@@ -106,14 +141,65 @@ def main(argv: list[str] | None = None) -> int:
                                   minimise=not args.no_min, old_cats=args.old_cats,
                                   lev=args.lev, merging=args.merge, progress=tick,
                                   encoding_errors=args.encoding_errors,
-                                  on_error=args.on_error, errant_compat=args.errant_compat)
-        for line, reason in report.skipped:
-            print(f"{PROG}: skipped line {line}: {reason}", file=sys.stderr)
-        if not args.quiet:
-            print(f"{PROG}: {report.summary()}", file=sys.stderr)
+                                   on_error=args.on_error, errant_compat=args.errant_compat)
+        _print_report(args, report)
         return 0
 
     return run(PROG, body, note)
+
+
+def _check_modes(args: argparse.Namespace) -> str | None:
+    """The usage error of an inconsistent set of mode options, if any."""
+    parallel = args.orig is not None or args.cor is not None
+    conllu = args.conllu_orig is not None or args.conllu_cor is not None
+    m2 = args.gold or args.auto or args.m2_file
+    if sum(map(bool, (parallel, conllu, m2))) > 1:
+        return "use one of -orig/-cor, --conllu-orig/--conllu-cor or -gold/-auto M2_FILE"
+    if parallel and not (args.orig and args.cor):
+        return "parallel mode needs both -orig and -cor"
+    if conllu and not (args.conllu_orig and args.conllu_cor):
+        return "CoNLL-U mode needs both --conllu-orig and --conllu-cor"
+    if not (parallel or conllu) and not ((args.gold or args.auto) and args.m2_file):
+        return "give -orig/-cor files, --conllu-orig/--conllu-cor files, or -gold/-auto with " \
+               "an M2 file"
+    if conllu and args.tok:
+        return "-tok does not apply to pre-parsed CoNLL-U input"
+    if args.dask and not parallel:
+        return "--dask runs parallel mode (-orig/-cor) only"
+    if args.dask and args.jobs != 1:
+        return "use either --dask or --jobs"
+    if args.jobs < 1:
+        return "--jobs must be at least 1"
+    return None
+
+
+def _print_report(args: argparse.Namespace, report: Report) -> None:
+    for line, reason in report.skipped:
+        print(f"{PROG}: skipped line {line}: {reason}", file=sys.stderr)
+    if not args.quiet:
+        print(f"{PROG}: {report.summary()}", file=sys.stderr)
+
+
+def _run_dask(args: argparse.Namespace, state: dict) -> int:
+    from ..dask import Settings, parallel_to_m2_dask
+    from ..progress import Progress
+
+    settings = Settings.make(
+        args.lang, backend_options(args), lev=args.lev, merging=args.merge, tokenize=args.tok,
+        on_error=args.on_error, max_tokens=args.max_tokens,
+        errant_noop=args.errant_noop or args.errant_compat,
+        batch_size=args.batch_size, merge_run_limit=args.merge_run_limit)
+    with Progress(state["total"], "errtype-m2", enabled=None if not args.quiet else False
+                  ) as bar:
+        def tick(n: int) -> None:
+            state["done"] += n
+            bar.update(n)
+
+        report = parallel_to_m2_dask(args.dask, args.orig, args.cor, args.out, settings,
+                                     partition_size=args.partition_size,
+                                     encoding_errors=args.encoding_errors, progress=tick)
+    _print_report(args, report)
+    return 0
 
 
 if __name__ == "__main__":

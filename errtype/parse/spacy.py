@@ -69,6 +69,12 @@ class SpacyParser:
         """The processed spaCy Doc itself (what ERRANT's ``Annotator.parse`` returns)."""
         return self.nlp(self._doc(text, tokenize))
 
+    def segment(self, text: str, tokenize: bool = False) -> Sentence:
+        """The tokens (text and whitespace) :meth:`parse` gives, without running the pipeline."""
+        if not tokenize:
+            return Sentence.from_words(text.split())
+        return Sentence([Token(t.text, ws=t.whitespace_) for t in self.nlp.make_doc(text)])
+
     def parse_many(self, texts: Iterable[str], tokenize: bool = False) -> Iterator[Sentence]:
         docs = (self._doc(t, tokenize) for t in texts)
         for doc in self.nlp.pipe(docs, batch_size=self.batch_size):

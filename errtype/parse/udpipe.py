@@ -74,6 +74,13 @@ class UDPipeParser:
 
     def parse(self, text: str, tokenize: bool = False) -> Sentence:
         """Tag, lemmatise and parse one line of text into a Sentence."""
+        return self._read(text, tokenize, analyse=True)
+
+    def segment(self, text: str, tokenize: bool = False) -> Sentence:
+        """The tokens (text and whitespace) :meth:`parse` gives, without tagging or parsing."""
+        return Sentence([Token(t.text, ws=t.ws) for t in self._read(text, tokenize, False)])
+
+    def _read(self, text: str, tokenize: bool, analyse: bool) -> Sentence:
         udpipe = self._udpipe
         text = text.replace("\r", " ").replace("\n", " ")
         tokens: list[Token] = []
@@ -83,8 +90,9 @@ class UDPipeParser:
             error = udpipe.ProcessingError()
             sent = udpipe.Sentence()
             while reader.nextSentence(sent, error):
-                self.model.tag(sent, udpipe.Model.DEFAULT)
-                self.model.parse(sent, udpipe.Model.DEFAULT)
+                if analyse:
+                    self.model.tag(sent, udpipe.Model.DEFAULT)
+                    self.model.parse(sent, udpipe.Model.DEFAULT)
                 tokens.extend(_tokens(sent, len(tokens)))
                 sent = udpipe.Sentence()
             if error.occurred():

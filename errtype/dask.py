@@ -1,0 +1,345 @@
+"""Annotate sentence pairs on a Dask cluster (``pip install 'errtype[dask]'``).
+
+Each worker process builds one Annotator per (language, backend options), the first time a
+partition needs it, and keeps it; partitions are annotated with
+:meth:`errtype.Annotator.annotate_stream` and come back as M2 blocks in input order, identical to
+a single-process run::
+
+    import dask.bag as db
+    from errtype.dask import annotate_bag, write_m2
+
+    pairs = db.from_sequence([("He go home .", ["He goes home ."]), ...], npartitions=8)
+    write_m2(annotate_bag(pairs, lang="en"), "out.m2")   # one file, atomically, in order
+
+:func:`annotate_dataframe` takes a dask DataFrame with an original and correction columns;
+:func:`write_partitions` writes one M2 file per partition instead. ``errtype-m2 --dask`` uses
+:func:`parallel_to_m2_dask`, whose workers read their line ranges of the input files themselves
+(the files must be readable at the same path on every worker).
+
+Dask is imported only when these functions run; ``import errtype`` never imports it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from itertools import chain
+from typing import Any
+
+from .annotator import Annotator
+from .convert import Formatted, Report, format_annotation, parallel_items
+from .errors import AnnotationError, EncodingError, InputError, ResourceError
+from .textio import atomic_output, check_line_counts, decode_lines
+
+PathLike = str | os.PathLike[str]
+
+__all__ = ["Settings", "annotate_bag", "annotate_dataframe", "connect", "parallel_to_m2_dask",
+           "write_m2", "write_partitions"]
+
+
+def _dask() -> Any:
+    try:
+        import dask
+        import dask.bag
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ResourceError("errtype.dask needs Dask: pip install 'errtype[dask]'") from exc
+    return dask
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a worker needs: the annotator to build and how to annotate (picklable)."""
+
+    lang: str = "en"
+    #: backend options of :func:`errtype.load` as sorted (name, value) pairs, e.g.
+    #: ``(("spacy_model", "en_core_web_sm"),)`` or ``(("udpipe_model", "/models/cs.udpipe"),)``
+    backend: tuple[tuple[str, Any], ...] = ()
+    lev: bool = False
+    merging: str = "rules"
+    tokenize: bool = False
+    on_error: str = "fail"
+    max_tokens: int | None = None
+    errant_noop: bool = False
+    batch_size: int = 256
+    merge_run_limit: int | None = None
+
+    @classmethod
+    def make(cls, lang: str = "en", backend: dict[str, Any] | None = None,
+             **options: Any) -> Settings:
+        return cls(lang, tuple(sorted((backend or {}).items())), **options)
+
+
+# --- on the workers -----------------------------------------------------------------------------
+
+_ANNOTATORS: dict[tuple[str, tuple[tuple[str, Any], ...]], Annotator] = {}
+_LOCK = threading.Lock()  # one annotation at a time per worker process (spaCy is not reentrant)
+
+
+def worker_annotator(lang: str, backend: tuple[tuple[str, Any], ...] = ()) -> Annotator:
+    """This process's Annotator for (lang, backend options), loaded at its first use only."""
+    key = (lang, backend)
+    annotator = _ANNOTATORS.get(key)
+    if annotator is None:
+        from . import load
+
+        annotator = _ANNOTATORS[key] = load(lang, **dict(backend))
+    return annotator
+
+
+def _formatted(items: Iterable[Any], settings: Settings) -> list[Formatted]:
+    """One partition of items ``(orig, cor | [cor, ...])`` -> their Formatted M2 blocks."""
+    with _LOCK:
+        annotator = worker_annotator(settings.lang, settings.backend)
+        if settings.merge_run_limit is not None:
+            from . import merge
+
+            merge.MAX_RULE_RUN = settings.merge_run_limit
+        fmt = partial(format_annotation, errant_noop=settings.errant_noop)
+        return list(annotator.annotate_stream(
+            items, settings.lev, settings.merging, settings.tokenize, settings.batch_size,
+            on_error=settings.on_error, max_tokens=settings.max_tokens, transform=fmt))
+
+
+def _blocks(items: Iterable[Any], settings: Settings) -> list[str]:
+    return [f.block for f in _formatted(items, settings)]
+
+
+@dataclass(frozen=True)
+class _Range:
+    """Lines ``first .. first + count - 1`` of parallel files: byte range per file."""
+
+    paths: tuple[str, ...]
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    first: int  # 1-based number of the first line
+    count: int
+
+
+def _range_lines(r: _Range, encoding_errors: str) -> Iterator[tuple[int, list[str]]]:
+    columns = []
+    for path, start, end in zip(r.paths, r.starts, r.ends, strict=True):
+        with open(path, "rb") as fh:
+            fh.seek(start)
+            data = fh.read(end - start)
+        raw = data.split(b"\n")
+        chunks = [x + b"\n" for x in raw[:-1]] + ([raw[-1]] if raw[-1] else [])
+        # decode_lines drops a BOM on its line 1 only: a range not at the file start gets a
+        # dummy first line, so its lines are decoded exactly as the whole-file reader does
+        pad = 0 if start == 0 else 1
+        lines = decode_lines(chain([b"\n"] * pad, chunks), path, errors=encoding_errors)
+        try:
+            columns.append([ln.text for ln in lines][pad:])
+        except EncodingError as exc:
+            raise EncodingError(exc.reason, path=path, line=(exc.line or 0) - pad + r.first - 1,
+                                offset=(exc.offset or 0) - pad + start) from None
+    for k, texts in enumerate(zip(*columns, strict=True)):
+        yield r.first + k, list(texts)
+
+
+def _range_partition(ranges: Sequence[_Range], settings: Settings, encoding_errors: str
+                     ) -> list[tuple[int, Formatted]]:
+    """Annotate the line ranges of one partition: ``(line number, Formatted)`` per line."""
+    out: list[tuple[int, Formatted]] = []
+    for r in ranges:
+        unwritable: dict[int, Formatted] = {}
+        items = parallel_items(list(r.paths), settings.on_error, unwritable,
+                               lines=_range_lines(r, encoding_errors))
+        try:
+            done = _formatted(items, settings)
+        except AnnotationError as exc:
+            line = None if exc.index is None else r.first + exc.index
+            raise InputError(f"annotation failed: {exc.reason} (use --on-error skip to write "
+                             "a noop block and continue)", line=line) from None
+        out.extend((r.first + k, unwritable.get(k, f)) for k, f in enumerate(done))
+    return out
+
+
+# --- on the client ------------------------------------------------------------------------------
+
+def annotate_bag(bag: Any, lang: str = "en", *, backend: dict[str, Any] | None = None,
+                 **options: Any) -> Any:
+    """A bag of M2 blocks (strings), one per item of ``bag``, partition by partition in order.
+
+    Items are ``(orig, cor)`` or ``(orig, [cor, ...])`` strings; ``options`` are those of
+    :class:`Settings` (``lev``, ``merging``, ``tokenize``, ``on_error``, ``max_tokens``,
+    ``errant_noop``, ``batch_size``). With ``on_error="skip"`` a failed item is a noop block.
+    """
+    _dask()
+    return bag.map_partitions(_blocks, Settings.make(lang, backend, **options))
+
+
+def _row_item(row: Sequence[Any]) -> tuple[str, list[str]]:
+    bad = [v for v in row if not isinstance(v, str)]
+    if bad:
+        raise InputError(f"every original and correction must be a string, not {bad[0]!r}")
+    return row[0], list(row[1:])
+
+
+def annotate_dataframe(df: Any, lang: str = "en", orig: str = "orig",
+                       cors: str | Sequence[str] = "cor", **options: Any) -> Any:
+    """A bag of M2 blocks, one per row of the dask DataFrame ``df`` (column ``orig`` and the
+    correction column(s) ``cors``), in row order; options as :func:`annotate_bag`."""
+    columns = [orig, *([cors] if isinstance(cors, str) else cors)]
+    rows = df[columns].to_bag(index=False).map(_row_item)
+    return annotate_bag(rows, lang, **options)
+
+
+def _window() -> int:
+    try:
+        from distributed import get_client
+
+        return max(2, 2 * len(get_client().nthreads()))
+    except (ImportError, ValueError):
+        return max(2, 2 * (os.cpu_count() or 1))
+
+
+def ordered_partitions(bag: Any, window: int | None = None) -> Iterator[list[Any]]:
+    """The computed partitions of ``bag`` in order, at most ``window`` computing at once."""
+    dask = _dask()
+    window = window or _window()
+    parts = iter(bag.to_delayed())
+    try:
+        from distributed import get_client
+
+        client = get_client()
+    except (ImportError, ValueError):
+        client = None
+    if client is None:  # the local scheduler: compute windows of partitions
+        while chunk := [p for _, p in zip(range(window), parts, strict=False)]:
+            yield from dask.compute(*chunk)
+        return
+    pending: deque[Any] = deque()
+    try:
+        while True:
+            while len(pending) < window and (part := next(parts, None)) is not None:
+                pending.append(client.compute(part))
+            if not pending:
+                break
+            yield pending.popleft().result()
+    finally:
+        for fut in pending:
+            fut.cancel()
+
+
+def write_m2(blocks: Any, out: PathLike, window: int | None = None) -> int:
+    """Write a bag of M2 blocks to one file atomically, in order; the number of blocks."""
+    n = 0
+    with atomic_output(out) as fh:
+        for part in ordered_partitions(blocks, window):
+            fh.writelines(part)
+            n += len(part)
+    return n
+
+
+def _write_part(part: list[str], path: str) -> int:
+    with atomic_output(path) as fh:
+        fh.writelines(part)
+    return len(part)
+
+
+def write_partitions(blocks: Any, folder: PathLike, name: str = "part-{:05d}.m2") -> list[str]:
+    """Write each partition of a bag of M2 blocks to its own file in ``folder`` (atomically,
+    by the workers); the paths in partition order (their concatenation is the whole M2)."""
+    dask = _dask()
+    os.makedirs(folder, exist_ok=True)
+    paths = [os.path.join(folder, name.format(i)) for i in range(blocks.npartitions)]
+    tasks = [dask.delayed(_write_part)(p, path)
+             for p, path in zip(blocks.to_delayed(), paths, strict=True)]
+    dask.compute(*tasks)
+    return paths
+
+
+def connect(address: str) -> tuple[Any, Any]:
+    """``local:N`` (a LocalCluster of N single-threaded worker processes on 127.0.0.1) or a
+    scheduler address (``tcp://HOST:PORT``) -> (client, cluster or None); close both after."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:
+        raise ResourceError("--dask needs Dask: pip install 'errtype[dask]'") from exc
+    if address.startswith("local:"):
+        try:
+            n = int(address.split(":", 1)[1])
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise InputError(f"--dask local:N needs a number of workers >= 1, not {address!r}")
+        # everything on the loopback interface; the HTTP endpoint on a free port
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                               silence_logs=logging.ERROR)
+        return Client(cluster), cluster
+    return Client(address), None
+
+
+def line_ranges(paths: Sequence[PathLike], size: int) -> list[_Range]:
+    """Parallel files cut into ranges of ``size`` lines (byte offsets per file)."""
+    n = check_line_counts(paths)
+    cuts = [_offsets(p, size) for p in paths]
+    ranges = []
+    for i, first in enumerate(range(0, n, size)):
+        ranges.append(_Range(tuple(map(str, paths)), tuple(c[i] for c in cuts),
+                             tuple(c[i + 1] for c in cuts), first + 1, min(size, n - first)))
+    return ranges
+
+
+def _offsets(path: PathLike, size: int) -> list[int]:
+    """Byte offsets of lines 0, size, 2*size, ... and the end of the file."""
+    offsets = [0]
+    lines = pos = 0
+    with open(path, "rb") as fh:
+        for raw in fh:
+            pos += len(raw)
+            lines += 1
+            if lines % size == 0:
+                offsets.append(pos)
+    if offsets[-1] != pos:
+        offsets.append(pos)
+    return offsets
+
+
+def parallel_to_m2_dask(client_address: str, orig: PathLike, cors: Sequence[PathLike],
+                        out: PathLike, settings: Settings, *, partition_size: int = 2000,
+                        encoding_errors: str = "strict",
+                        progress: Callable[[int], None] | None = None) -> Report:
+    """``errtype-m2 --dask``: parallel files -> M2 (atomically, in order) on a Dask cluster.
+
+    The files are cut into ranges of ``partition_size`` lines that the workers read and
+    annotate; the output is identical to :func:`errtype.convert.parallel_to_m2`.
+    """
+    _dask()
+    import dask.bag as db
+
+    paths = [orig, *cors]
+    for p in paths:
+        if str(p) == "-":
+            raise InputError("--dask reads files, not standard input")
+    ranges = line_ranges(paths, partition_size)
+    report = Report()
+    if not ranges:  # empty input: nothing to send
+        with atomic_output(out):
+            return report
+    client, cluster = connect(client_address)
+    try:
+        bag = db.from_sequence(ranges, npartitions=max(1, len(ranges))).map_partitions(
+            _range_partition, settings, encoding_errors)
+        with atomic_output(out) as fh:
+            for part in ordered_partitions(bag):
+                for line, result in part:
+                    report.blocks += 1
+                    report.noops += result.noops
+                    if result.skipped is not None:
+                        report.skipped.append((line, result.skipped))
+                    fh.write(result.block)
+                if progress:
+                    progress(len(part))
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return report
+

@@ -1,0 +1,239 @@
+"""Batched, ordered annotation of item streams: parse only what can yield an edit, isolate
+failures, and optionally fan batches out to forked worker processes.
+
+Used by :meth:`errtype.Annotator.annotate_stream`; the Dask backend (:mod:`errtype.dask`) runs
+:func:`annotate_batch` on each partition.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from .errors import AnnotationError
+from .tokens import Sentence
+
+if TYPE_CHECKING:
+    from .annotator import Annotation, Annotator, Item, Text
+
+Batch = list[tuple["Text", list["Text"]]]
+
+
+@dataclass(frozen=True)
+class StreamOptions:
+    """How items are annotated (the keyword arguments of ``annotate_stream``)."""
+
+    lev: bool = False
+    merging: str = "rules"
+    tokenize: bool = False
+    on_error: str = "fail"
+    max_tokens: int | None = None
+    parse_noops: bool = False
+
+
+def normalise(item: Item) -> tuple[Text, list[Text]]:
+    """``(orig, cor)`` or ``(orig, [cor, ...])`` -> ``(orig, [cor, ...])``."""
+    orig, cors = item
+    if isinstance(cors, (str, Sentence)):
+        return orig, [cors]
+    return orig, list(cors)
+
+
+def batches(items: Iterable[Item], size: int) -> Iterator[Batch]:
+    if size < 1:
+        raise ValueError(f"batch_size must be at least 1, not {size}")
+    it = (normalise(x) for x in items)
+    while batch := list(islice(it, size)):
+        yield batch
+
+
+Transform = Callable[["Annotation", tuple["Text", list["Text"]]], Any]
+
+
+def annotate_batches(annotator: Annotator, items: Iterable[Item], options: StreamOptions,
+                     batch_size: int, jobs: int = 1, transform: Transform | None = None
+                     ) -> Iterator[Any]:
+    """Annotations of ``items`` in order, or ``transform(annotation, item)`` of each (see
+    ``Annotator.annotate_stream``)."""
+    if jobs > 1:
+        yield from _in_workers(annotator, batches(items, batch_size), options, jobs, transform)
+        return
+    start = 0
+    for batch in batches(items, batch_size):
+        yield from _run(annotator, batch, options, start, transform)
+        start += len(batch)
+
+
+def _run(annotator: Annotator, batch: Batch, options: StreamOptions, start: int,
+         transform: Transform | None) -> list[Any]:
+    results = annotate_batch(annotator, batch, options, start)
+    if transform is None:
+        return results
+    return [transform(r, item) for r, item in zip(results, batch, strict=True)]
+
+
+# --- one batch ----------------------------------------------------------------------------------
+
+def _words(x: Text) -> Sentence:
+    return x if isinstance(x, Sentence) else Sentence.from_words(x.split())
+
+
+def _length(x: Text) -> int:
+    return len(x) if isinstance(x, Sentence) else len(x.split())
+
+
+def skipped(orig: Text, cors: Sequence[Text], reason: str) -> Annotation:
+    """The result of an item that was not annotated: bare tokens, no edits, the reason."""
+    from .annotator import Annotation
+
+    return Annotation(_words(orig), [_words(c) for c in cors], [[] for _ in cors],
+                      [False] * len(cors), reason)
+
+
+def _same(orig: Text, cor: Text) -> bool:
+    """Whether the correction is known token-identical to the original without parsing."""
+    if isinstance(orig, Sentence) and isinstance(cor, Sentence):
+        return orig.texts == cor.texts
+    return isinstance(orig, str) and orig == cor
+
+
+def _parse_unique(annotator: Annotator, texts: list[str], tokenize: bool
+                  ) -> dict[str, Sentence | Exception]:
+    """Each distinct text parsed once; if the batch fails, each text alone (errors kept)."""
+    try:
+        return dict(zip(texts, annotator.parser.parse_many(texts, tokenize), strict=True))
+    except Exception:  # isolate the failing text
+        out: dict[str, Sentence | Exception] = {}
+        for t in texts:
+            try:
+                out[t] = annotator.parse(t, tokenize)
+            except Exception as exc:  # noqa: BLE001 - reported per item
+                out[t] = exc
+        return out
+
+
+def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
+                   start: int = 0) -> list[Annotation]:
+    """Annotations of one batch of normalised items (``start``: index of the first item)."""
+    from .annotator import Annotation
+
+    tokenize = options.tokenize
+    segment = None if options.parse_noops else getattr(annotator.parser, "segment", None)
+    results: list[Annotation | None] = []
+    plans: list[list[bool]] = []  # per item to annotate: which corrections equal the original
+    todo: dict[str, None] = {}  # distinct texts to parse, in order
+    for orig, cors in batch:
+        plans.append([])
+        limit = options.max_tokens
+        if limit is not None and max(_length(x) for x in (orig, *cors)) > limit:
+            results.append(skipped(orig, cors, f"more than --max-tokens {limit} tokens"))
+            continue
+        same = [_same(orig, c) for c in cors]
+        if segment is not None and isinstance(orig, str):
+            known = _segmented(segment, orig, cors, same, tokenize)
+            if known is not None:
+                results.append(Annotation(known, [known] * len(cors), [[] for _ in cors],
+                                          [True] * len(cors)))
+                continue
+        results.append(None)
+        plans[-1] = same
+        needed = (orig, *(c for c, s in zip(cors, same, strict=True) if not s))
+        todo.update((t, None) for t in needed if isinstance(t, str))
+    parsed = _parse_unique(annotator, list(todo), tokenize) if todo else {}
+    for k, ((orig, cors), same) in enumerate(zip(batch, plans, strict=True)):
+        if results[k] is not None:
+            continue
+        try:
+            o = _resolved(orig, parsed)
+            cs = [o if s else _resolved(c, parsed) for c, s in zip(cors, same, strict=True)]
+            ann = Annotation(o, cs)
+            for c in cs:
+                is_noop = o.texts == c.texts
+                ann.noop.append(is_noop)
+                ann.edits.append([] if is_noop else annotator.annotate(o, c, options.lev,
+                                                                       options.merging))
+        except Exception as exc:  # noqa: BLE001 - raised with the item's index, or skipped
+            reason = f"{type(exc).__name__}: {exc}"
+            if options.on_error != "skip":
+                raise AnnotationError(reason, index=start + k) from exc
+            ann = skipped(orig, cors, reason)
+        results[k] = ann
+    return results  # type: ignore[return-value]
+
+
+def _resolved(x: Text, parsed: dict[str, Sentence | Exception]) -> Sentence:
+    if isinstance(x, Sentence):
+        return x
+    s = parsed[x]
+    if isinstance(s, Exception):
+        raise s
+    return s
+
+
+def _segmented(segment: object, orig: str, cors: list[Text], same: list[bool], tokenize: bool
+               ) -> Sentence | None:
+    """The original's tokens when every correction is token-identical to it, else None.
+
+    ``same`` is updated in place for corrections found token-identical. A correction whose
+    whitespace-split words differ is not segmented (a cheap filter; it is then parsed).
+    """
+    words: list[str] | None = None
+    seg: Sentence | None = None
+    for i, c in enumerate(cors):
+        if same[i] or not isinstance(c, str):
+            continue
+        if words is None:
+            words = orig.split()
+        if c.split() != words:
+            continue
+        if seg is None:
+            seg = segment(orig, tokenize)  # type: ignore[operator]
+        same[i] = segment(c, tokenize).texts == seg.texts  # type: ignore[operator]
+    if not all(same):
+        return None
+    return seg if seg is not None else segment(orig, tokenize)  # type: ignore[operator]
+
+
+# --- forked workers -----------------------------------------------------------------------------
+
+_FORKED: dict[int, tuple[Annotator, Transform | None]] = {}
+
+
+def _work(key: int, batch: Batch, options: StreamOptions, start: int) -> list[Any]:
+    annotator, transform = _FORKED[key]
+    return _run(annotator, batch, options, start, transform)
+
+
+def _in_workers(annotator: Annotator, batches: Iterable[Batch], options: StreamOptions,
+                jobs: int, transform: Transform | None = None) -> Iterator[Any]:
+    """Batches annotated by ``jobs`` forked processes (which share the parent's loaded models
+    and get ``transform`` by inheritance, so it need not be picklable); results in input
+    order, at most ``2 * jobs`` batches in flight."""
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError as exc:  # pragma: no cover - platforms without fork
+        raise ValueError("jobs > 1 needs the 'fork' start method (Linux/macOS)") from exc
+    annotator.warm_up()  # lazily loaded resources are loaded once, before the fork
+    key = id(annotator)
+    _FORKED[key] = (annotator, transform)
+    pending: deque[Future[list[Any]]] = deque()
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    try:
+        start = 0
+        it = iter(batches)
+        while True:
+            while len(pending) < 2 * jobs and (batch := next(it, None)) is not None:
+                pending.append(pool.submit(_work, key, batch, options, start))
+                start += len(batch)
+            if not pending:
+                break
+            yield from pending.popleft().result()
+    finally:  # also on an error or when the consumer stops early: drop queued batches
+        pool.shutdown(wait=True, cancel_futures=True)
+        _FORKED.pop(key, None)
