@@ -26,8 +26,10 @@ class _CustomCost:
         return getattr(self._language, name)
 
     def substitution_matrix(self, orig: Sentence, cor: Sentence) -> list[list[float]]:
+        # the aligner may pass prefixes of the Docs' sentences (it skips a common suffix)
         a = self._alignment
-        return [[a.get_sub_cost(o, c) for c in a.cor] for o in a.orig]
+        return [[a.get_sub_cost(a.orig[i], a.cor[j]) for j in range(len(cor))]
+                for i in range(len(orig))]
 
 
 class Alignment:
