@@ -37,8 +37,9 @@ _DEFAULT: dict[str, Annotator] = {}
 def load(lang: str = "en", **backend_options: Any) -> Annotator:
     """An Annotator for ``lang`` with its default parser configured by ``backend_options``.
 
-    English: ``nlp=`` (a loaded spaCy pipeline) or ``spacy_model=``; Czech: ``udpipe_model=``
-    (path of a .udpipe file) or ``nlp=`` / ``spacy_model=``.
+    Every language: ``nlp=`` (a loaded spaCy pipeline) or ``spacy_model=``; every language but
+    English: ``udpipe_model=`` (path of a .udpipe file). Languages typed by the generic UD
+    classifier also take ``feats=True`` (inflection types name the differing UD features).
     """
     return Annotator(lang, **backend_options)
 
