@@ -41,7 +41,8 @@ class CompiledRules:
         strings = ruler.vocab.strings
         columns: dict[str, int] = {}
         self.attrs: list[dict] = list(ruler.attrs)
-        #: (column, value) of the first spec -> [(rule, specs, target offset)]
+        #: (column, value) of the first spec -> [(rule, specs, target offset)]; a spec indexed
+        #: on an ``IN`` set is listed under each of its values
         self.index: dict[tuple[int, int], list[tuple[int, tuple[_Spec, ...], int]]] = {}
         #: rules whose first spec has no exact value: tried at every position
         self.scan: list[tuple[int, tuple[_Spec, ...], int]] = []
@@ -56,13 +57,16 @@ class CompiledRules:
                 if not specs or not 0 <= offset < len(specs):
                     raise NotCompilable(f"index {index} outside a {len(specs)}-token pattern")
                 entry = (rule, specs, offset)
-                key = self._key(specs[0], columns)
-                if key is None:
-                    self.scan.append(entry)
-                else:
+                keys = self._keys(specs[0], columns)
+                for key in keys:
                     self.index.setdefault(key, []).append(entry)
+                if not keys:
+                    self.scan.append(entry)
         self.columns = [IDS[name] for name in columns]
-        self.key_columns = sorted({col for col, _ in self.index})
+        tables: dict[int, dict[int, list]] = {}
+        for (col, value), entries in self.index.items():
+            tables.setdefault(col, {})[value] = entries
+        self.tables = sorted(tables.items())
         self._merged: dict[tuple[int, ...], dict] = {}
 
     @staticmethod
@@ -96,13 +100,18 @@ class CompiledRules:
         return tuple(out)
 
     @staticmethod
-    def _key(spec: _Spec, columns: dict[str, int]) -> tuple[int, int] | None:
-        exact = {col: value for col, kind, value in spec if kind == 0}
-        for name in _INDEX_ORDER + tuple(columns):
-            col = columns.get(name)
-            if col in exact:
-                return (col, exact[col])
-        return None
+    def _keys(spec: _Spec, columns: dict[str, int]) -> list[tuple[int, int]]:
+        """Index keys of a token spec: its exact value on the preferred attribute, else every
+        value of its preferred ``IN`` set; none (scan at every token) if it has neither."""
+        order = [columns[name] for name in _INDEX_ORDER if name in columns] + list(
+            columns.values())
+        for kind in (0, 1):
+            tests = {col: value for col, k, value in spec if k == kind}
+            for col in order:
+                if col in tests:
+                    values = [tests[col]] if kind == 0 else sorted(tests[col])
+                    return [(col, v) for v in values]
+        return []
 
     def apply(self, doc: Any) -> None:
         """Set the attributes the AttributeRuler would set on ``doc``."""
@@ -113,17 +122,19 @@ class CompiledRules:
             return
         rows = doc.to_array(self.columns).reshape(n, -1).tolist()
         hits: dict[int, set[int]] = {}
-        index, scan = self.index, self.scan
+        tables, scan = self.tables, self.scan
         for start, row in enumerate(rows):
-            cands = list(scan)
-            for col in self.key_columns:
-                found = index.get((col, row[col]))
+            cands = scan
+            for col, table in tables:
+                found = table.get(row[col])
                 if found:
-                    cands += found
+                    cands = cands + found
             for rule, specs, offset in cands:
-                if start + len(specs) > n:
-                    continue
-                if all(_ok(spec, rows[start + k]) for k, spec in enumerate(specs)):
+                if len(specs) == 1:
+                    if _ok(specs[0], row):
+                        hits.setdefault(start, set()).add(rule)
+                elif start + len(specs) <= n and all(
+                        _ok(spec, rows[start + k]) for k, spec in enumerate(specs)):
                     hits.setdefault(start + offset, set()).add(rule)
         for i, rules in hits.items():
             key = tuple(sorted(rules))
