@@ -133,3 +133,12 @@ def test_index_outside_pattern_is_not_compiled(index: int) -> None:
     ruler = nlp.add_pipe("attribute_ruler")
     ruler.add([[{"LOWER": "a"}, {"LOWER": "b"}]], {"LEMMA": "x"}, index=index)
     assert not accelerate(nlp)
+
+
+def test_rule_setting_a_lexeme_attribute_is_not_compiled() -> None:
+    import spacy
+
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("attribute_ruler")
+    ruler.add([[{"LOWER": "a"}]], {"LOWER": "b"})
+    assert not accelerate(nlp)

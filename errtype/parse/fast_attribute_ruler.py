@@ -5,9 +5,10 @@ number and applies each rule's attributes in that order, so for every token the 
 it are merged in ascending rule order (later rules override earlier ones, attribute by attribute).
 When every pattern is a fixed-length sequence of token specs made of exact values, ``IN`` /
 ``NOT_IN`` sets and ``REGEX`` tests over plain token attributes, the same matches are found here
-by indexing the first token spec on one exact attribute and checking the rest in Python; the
-merged attributes are set with spaCy's own ``set_token_attrs``. Anything else (operators, fuzzy
-matching, extension attributes, ...) keeps the original Matcher.
+by indexing the first token spec on one exact value or ``IN`` set and checking the rest in
+Python; the merged attributes (per-token ones only: POS, TAG, MORPH, LEMMA, DEP, NORM) are set
+with spaCy's own ``set_token_attrs``. Anything else (operators, fuzzy matching, extension or
+lexeme attributes, ...) keeps the original Matcher.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from typing import Any
 _ATTRS = frozenset({"ORTH", "LOWER", "NORM", "SHAPE", "PREFIX", "SUFFIX", "TAG", "POS", "DEP",
                     "LEMMA", "IS_SPACE", "IS_PUNCT", "IS_ALPHA", "IS_DIGIT", "IS_LOWER",
                     "IS_UPPER", "IS_TITLE", "LIKE_NUM"})
+#: attributes a rule may set: per-token ones, so merging a token's rules cannot change what other
+#: tokens see (a lexeme attribute would be shared by every token of that word)
+_SET = frozenset({"POS", "TAG", "MORPH", "LEMMA", "DEP", "NORM"})
 #: preferred attributes to index the first token spec on (most selective first)
 _INDEX_ORDER = ("ORTH", "LOWER", "NORM", "LEMMA", "TAG", "DEP", "POS")
 
@@ -46,9 +50,10 @@ class CompiledRules:
         self.index: dict[tuple[int, int], list[tuple[int, tuple[_Spec, ...], int]]] = {}
         #: rules whose first spec has no exact value: tried at every position
         self.scan: list[tuple[int, tuple[_Spec, ...], int]] = []
+        settable = {IDS[name] for name in _SET}
         for rule, attrs in enumerate(self.attrs):
-            if "_" in attrs:
-                raise NotCompilable("extension attributes")
+            if not settable.issuperset(attrs):
+                raise NotCompilable(f"rule {rule} sets {sorted(map(str, attrs))}")
             for pattern in ruler.matcher.get(str(rule))[1]:
                 specs = tuple(self._spec(tok, columns, strings, get_string_id)
                               for tok in pattern)
