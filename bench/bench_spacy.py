@@ -5,6 +5,11 @@ loads (only the components English reads) and with ERRANT 3.0.2's loading (NER d
 ``nlp(text)`` call per sentence), and prints sentences/s for each setting, in one run.
 
     python bench/bench_spacy.py [--sentences N] [--repeat N] [--data ../shared/data]
+
+``--attribute-ruler``: instead, spaCy's ``attribute_ruler`` vs errtype's compiled one
+(:mod:`errtype.parse.fast_attribute_ruler`): CPU seconds of ``nlp.pipe`` over the CoNLL-2014
+sentences (INPUT + AMU) and of the errtype-m2 path (``parallel_to_m2``, INPUT vs AMU), with
+annotations / M2 output checked identical.
 """
 
 from __future__ import annotations
@@ -41,7 +46,11 @@ def main() -> int:
     ap.add_argument("--sentences", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
+    ap.add_argument("--attribute-ruler", action="store_true",
+                    help="compare spaCy's attribute_ruler with the compiled one")
     args = ap.parse_args()
+    if args.attribute_ruler:
+        return bench_attribute_ruler(Path(args.data), args.repeat)
     import spacy
     from spacy.tokens import Doc
 
@@ -90,6 +99,71 @@ def main() -> int:
               f"{base_cpu / cpu:>9.2f}x")
     print("ratio: wall time vs ERRANT's loading; CPU: this process + finished workers")
     print(f"annotations identical to ERRANT's loading in every setting: {same}")
+    return 0 if same else 1
+
+
+def bench_attribute_ruler(data: Path, repeat: int) -> int:
+    """Original vs compiled attribute_ruler: nlp.pipe and parallel_to_m2 CPU seconds."""
+    import tempfile
+
+    import spacy
+    from spacy.tokens import Doc
+
+    from errtype.annotator import Annotator
+    from errtype.convert import parallel_to_m2
+    from errtype.lang.en import English
+    from errtype.parse.spacy import doc_to_sentence
+
+    orig, cor = data / "conll14" / "systems" / "INPUT", data / "conll14" / "systems" / "AMU"
+    texts = [t for p in (orig, cor) for t in p.read_text(encoding="utf-8").splitlines()
+             if t.split()]
+    variants = {"spaCy attribute_ruler": False, "compiled attribute_ruler": True}
+    nlps = {label: English().make_parser(fast_attribute_ruler=fast).nlp
+            for label, fast in variants.items()}
+    nlp0 = next(iter(nlps.values()))
+    print(f"{len(texts)} CoNLL-2014 sentences (INPUT + AMU); spaCy {spacy.__version__}, "
+          f"{nlp0.meta['lang']}_{nlp0.meta['name']}-{nlp0.meta['version']}")
+
+    def piped(label: str) -> list:
+        nlp = nlps[label]
+        docs = (Doc(nlp.vocab, words=t.split()) for t in texts)
+        return [doc_to_sentence(d) for d in nlp.pipe(docs, batch_size=256)]
+
+    def ruler_only(label: str) -> None:  # the component alone, on parsed Docs
+        ruler = nlps[label].get_pipe("attribute_ruler")
+        for doc in parsed[label]:
+            ruler(doc)
+
+    def m2(label: str) -> str:
+        annotator = Annotator(English(), parser=English().make_parser(nlp=nlps[label]))
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "out.m2"
+            parallel_to_m2(annotator, orig, [cor], out)
+            return out.read_text(encoding="utf-8")
+
+    parsed = {}
+    for label, nlp in nlps.items():  # the Docs as they reach attribute_ruler
+        upstream = [name for name in nlp.pipe_names if name in ("tok2vec", "tagger", "parser")]
+        with nlp.select_pipes(enable=upstream):
+            parsed[label] = list(nlp.pipe(Doc(nlp.vocab, words=t.split()) for t in texts))
+    tasks = [("nlp.pipe, all components", piped), ("attribute_ruler alone", ruler_only),
+             ("errtype-m2 path (parallel_to_m2)", m2)]
+    best: dict[tuple[str, str], float] = {}
+    outputs: dict[tuple[str, str], object] = {}
+    for _ in range(repeat):  # interleaved, best of N: the machine may be shared
+        for task, run in tasks:
+            for label in variants:
+                c0 = cpu_seconds()
+                outputs[task, label] = run(label)
+                cpu = cpu_seconds() - c0
+                best[task, label] = min(best.get((task, label), float("inf")), cpu)
+    slow, fast = variants
+    print(f"{'CPU seconds (best of ' + str(repeat) + ')':<36}{slow:>24}{fast:>26}{'ratio':>8}")
+    for task, _ in tasks:
+        a, b = best[task, slow], best[task, fast]
+        print(f"{task:<36}{a:>24.2f}{b:>26.2f}{a / b:>7.2f}x")
+    same = all(outputs[task, slow] == outputs[task, fast] for task, _ in tasks)
+    print(f"annotations and M2 output identical: {same}")
     return 0 if same else 1
 
 

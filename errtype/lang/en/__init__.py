@@ -44,13 +44,22 @@ class English(Language):
         return super().with_options(**options)
 
     def make_parser(self, **options: Any) -> Parser:
-        """A spaCy parser: ``nlp=`` (a loaded pipeline) or ``spacy_model=`` (a name or path)."""
+        """A spaCy parser: ``nlp=`` (a loaded pipeline) or ``spacy_model=`` (a name or path).
+
+        A pipeline loaded here gets the compiled ``attribute_ruler`` (same annotations, faster;
+        see :mod:`errtype.parse.fast_attribute_ruler`) unless ``fast_attribute_ruler=False``;
+        a pipeline passed as ``nlp=`` is used as it is.
+        """
+        from ...parse.fast_attribute_ruler import accelerate
         from ...parse.spacy import SpacyParser, load_pipeline
 
         nlp = options.pop("nlp", None)
+        fast = options.pop("fast_attribute_ruler", True)
         if nlp is None:
             nlp = load_pipeline(options.pop("spacy_model", None) or DEFAULT_MODELS,
                                 self.spacy_exclude)
+            if fast:
+                accelerate(nlp)
         return SpacyParser(nlp, **options)
 
     def substitution_cost(self, o: Token, c: Token) -> float:
