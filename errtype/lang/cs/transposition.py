@@ -6,6 +6,7 @@ import struct
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..ud.text import moving_assignment
 from .charcost import weighted_char_cost
 
 __all__ = ["is_transposition_compatible"]
@@ -31,26 +32,6 @@ def _similar(a: str, b: str) -> bool:
     return _float32(weighted_char_cost(a, b)) < _THRESHOLD
 
 
-def _exists_assignment(ok: list[list[bool]]) -> bool:
-    """Whether a permutation p exists with ok[i][p[i]] for every i, p[0] != 0, p[-1] != n-1."""
-    n = len(ok)
-    used = [False] * n
-
-    def search(i: int) -> bool:
-        if i == n:
-            return True
-        for j in range(n):
-            if used[j] or not ok[i][j] or (i == 0 and j == 0) or (i == n - 1 and j == n - 1):
-                continue
-            used[j] = True
-            if search(i + 1):
-                return True
-            used[j] = False
-        return False
-
-    return search(0)
-
-
 @lru_cache(maxsize=1 << 16)
 def _compatible(src: tuple[str, ...], tgt: tuple[str, ...]) -> bool:
     n = len(src)
@@ -68,7 +49,7 @@ def _compatible(src: tuple[str, ...], tgt: tuple[str, ...]) -> bool:
     if not any(last):
         return False
     ok = [first] + [[_similar(s, t) for t in tgt] for s in src[1:-1]] + [last]
-    return _exists_assignment(ok)
+    return moving_assignment(ok)
 
 
 def is_transposition_compatible(src: Sequence[str], tgt: Sequence[str]) -> bool:

@@ -12,8 +12,8 @@ from rapidfuzz.distance import Indel
 
 T = TypeVar("T")
 
-__all__ = ["fold_marks", "is_punct_char", "quote_key", "similar_words", "strip_punct",
-           "transposition_compatible"]
+__all__ = ["fold_marks", "is_punct_char", "moving_assignment", "quote_key", "similar_words",
+           "strip_punct", "transposition_compatible"]
 
 #: quotation marks of any script (ASCII, typographic, low-9, guillemets, CJK corner brackets)
 QUOTES = frozenset("\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
@@ -65,6 +65,13 @@ def transposition_compatible(src: Sequence[T], tgt: Sequence[T],
     ok = [[similar(s, t) for t in tgt] for s in src]
     if not any(ok[0][1:]) or not any(ok[-1][:-1]):
         return False
+    return moving_assignment(ok)
+
+
+def moving_assignment(ok: list[list[bool]]) -> bool:
+    """Whether a permutation p exists with ``ok[i][p[i]]`` for every i, p[0] != 0 and
+    p[-1] != n - 1 (the first and the last item both move)."""
+    n = len(ok)
     used = [False] * n
 
     def search(i: int) -> bool:
