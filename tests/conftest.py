@@ -69,3 +69,16 @@ def apply_m2(tokens: Sequence[str], edits: Sequence[M2Edit]) -> list[str]:
     """The correction an M2 annotator's edits describe, corrections taken literally as errtype
     writes them (the library's :func:`errtype.m2.apply_edits`, literal rules; noops ignored)."""
     return apply_edits(tokens, edits, LITERAL).tokens
+
+
+def bench_module(name: str) -> ModuleType:
+    """The benchmark script ``bench/NAME.py`` imported as a module (tests reuse its readers)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module

@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
 import errtype
 
-from .conftest import ROOT, peer, shared_path
+from .conftest import bench_module, peer, shared_path
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("geccc_agreement",
-                                                  ROOT / "bench" / "geccc_agreement.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("geccc_agreement", module)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("geccc_agreement")
 
 
 @pytest.mark.slow

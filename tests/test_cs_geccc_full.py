@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sys
 
 import pytest
 
 import errtype
 
-from .conftest import ROOT, SHARED, shared_path
+from .conftest import SHARED, bench_module, shared_path
 
 #: measured with bench/geccc_agreement.py on the full dev set (regression pins): gold edits of
 #: sentence.m2, agreeing types per backend, and the gold R:DIACR edits
@@ -24,13 +23,7 @@ DIACR_EDITS = 5000
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("geccc_agreement",
-                                                  ROOT / "bench" / "geccc_agreement.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("geccc_agreement", module)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("geccc_agreement")
 
 
 def _needs(*modules: str) -> None:

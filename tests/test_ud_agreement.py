@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, SHARED, shared_path
+from .conftest import SHARED, bench_module, shared_path
 
 #: (language, category) pairs allowed below the English-rules baseline: none. (EstGEC R:SPELL was
 #: the last one, 74.0 % vs 84.0 %, until words the Estonian Hunspell dictionary accepts only by
@@ -23,13 +22,7 @@ KNOWN_BELOW: set[tuple[str, str]] = set()
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("multilingual_agreement",
-                                                  ROOT / "bench" / "multilingual_agreement.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("multilingual_agreement", module)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("multilingual_agreement")
 
 
 def _needs() -> None:
