@@ -47,17 +47,19 @@ class English(Language):
         """A spaCy parser: ``nlp=`` (a loaded pipeline) or ``spacy_model=`` (a name or path).
 
         A pipeline loaded here gets the compiled ``attribute_ruler`` (same annotations, faster;
-        see :mod:`errtype.parse.fast_attribute_ruler`) unless ``fast_attribute_ruler=False``;
-        a pipeline passed as ``nlp=`` is used as it is.
+        see :mod:`errtype.parse.fast_attribute_ruler`) unless ``fast_attribute_ruler=False``,
+        and numpy's BLAS (:func:`errtype.parse.spacy.use_numpy_blas`) unless
+        ``numpy_blas=False``; a pipeline passed as ``nlp=`` is used as it is.
         """
         from ...parse.fast_attribute_ruler import accelerate
         from ...parse.spacy import SpacyParser, load_pipeline
 
         nlp = options.pop("nlp", None)
         fast = options.pop("fast_attribute_ruler", True)
+        numpy_blas = options.pop("numpy_blas", True)
         if nlp is None:
             nlp = load_pipeline(options.pop("spacy_model", None) or DEFAULT_MODELS,
-                                self.spacy_exclude)
+                                self.spacy_exclude, numpy_blas)
             if fast:
                 accelerate(nlp)
         return SpacyParser(nlp, **options)
