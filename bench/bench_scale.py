@@ -7,9 +7,11 @@ temporary folder. Runs, each on the same files:
   cli      ``errtype-m2 -orig -cor -out`` in a subprocess (``-j 1``; ``cli-j2``: ``-j 2``)
   dask1/2  ``errtype.dask.parallel_to_m2_dask`` on a LocalCluster of 1 / 2 worker processes
 
-Printed per run: wall time, pairs/s, peak RSS of every process (psutil, sampled), the RSS after
-the first 10 % of the run (flat memory: peak - early stays small), and the sha256 of the M2 (all
-must be equal). ``--skip-check`` also times the skip/dedupe change in one process on the real
+Printed per run: wall time, pairs/s, peak RSS of every process (psutil, sampled), the largest
+process's peak on the first 200 pairs alone (the model loaded and warm: the baseline), its RSS after
+the first 10 % of the run and its peak (flat memory: peak - baseline stays small whatever N), and
+the sha256 of the M2 (all must be equal). Runs may be split over several invocations with the same
+``--seed`` and ``--pairs`` (e.g. pinned to different CPUs with ``taskset``): the files are the same. ``--skip-check`` also times the skip/dedupe change in one process on the real
 pairs (``parse_noops=True`` parses every item, the default parses only what can yield an edit).
 
     python bench/bench_scale.py --pairs 20000 [--runs cli,cli-j2,dask1,dask2] [--skip-check]
@@ -190,21 +192,30 @@ def main() -> int:
     orig, cor = generate(pairs, args.pairs, folder, args.seed)
     print(f"{args.pairs} pairs sampled from {len(pairs)} real pairs (seed {args.seed}) in "
           f"{folder}; {os.cpu_count()} CPUs")
+    small = folder / "small"  # the model baseline: the same run on the first 200 pairs
+    small.mkdir(exist_ok=True)
+    s_orig, s_cor = generate(pairs, 200, small, args.seed)
+
+    def run(kind: str, o: Path, c: Path, out: Path) -> tuple[float, RssSampler]:
+        if kind.startswith("cli"):
+            return run_cli(o, c, out, 2 if kind == "cli-j2" else 1)
+        if kind.startswith("dask"):
+            return run_dask(o, c, out, int(kind[4:]), args.partition_size)
+        raise SystemExit(f"unknown run {kind!r}")
+
     hashes = {}
-    for run in [r for r in args.runs.split(",") if r]:
-        out = folder / f"{run}.m2"
-        if run.startswith("cli"):
-            wall, sampler = run_cli(orig, cor, out, 2 if run == "cli-j2" else 1)
-        elif run.startswith("dask"):
-            wall, sampler = run_dask(orig, cor, out, int(run[4:]), args.partition_size)
-        else:
-            raise SystemExit(f"unknown run {run!r}")
-        hashes[run] = sha256(out)
-        mb = 1024 * 1024
+    mb = 1024 * 1024
+    for kind in [r for r in args.runs.split(",") if r]:
+        _, base = run(kind, s_orig, s_cor, small / f"{kind}.m2")
+        model = max(rss for _, rss in base.peaks.values())
+        out = folder / f"{kind}.m2"
+        wall, sampler = run(kind, orig, cor, out)
+        hashes[kind] = sha256(out)
         procs = sorted(sampler.peaks.values(), key=lambda x: -x[1])
-        print(f"{run:7s} {wall:8.1f} s  {args.pairs / wall:7.1f} pairs/s  sha256 {hashes[run]}  "
-              f"largest process: {sampler.early() / mb:.0f} MB at 10 % of the run, peak "
-              f"{procs[0][1] / mb:.0f} MB")
+        print(f"{kind:7s} {wall:8.1f} s  {args.pairs / wall:7.1f} pairs/s  sha256 {hashes[kind]}  "
+              f"largest process: {model / mb:.0f} MB on 200 pairs (the model), "
+              f"{sampler.early() / mb:.0f} MB at 10 % of the run, peak {procs[0][1] / mb:.0f} MB "
+              f"= model + {(procs[0][1] - model) / mb:.0f} MB")
         for pid, (name, rss) in sorted(sampler.peaks.items(), key=lambda x: -x[1][1])[:4]:
             print(f"          peak {rss / mb:6.0f} MB  CPU {sampler.cpu.get(pid, 0):7.1f} s  "
                   f"{name}")

@@ -6,10 +6,12 @@ loads (only the components English reads) and with ERRANT 3.0.2's loading (NER d
 
     python bench/bench_spacy.py [--sentences N] [--repeat N] [--data ../shared/data]
 
-``--attribute-ruler``: instead, spaCy's ``attribute_ruler`` vs errtype's compiled one
-(:mod:`errtype.parse.fast_attribute_ruler`): CPU seconds of ``nlp.pipe`` over the CoNLL-2014
-sentences (INPUT + AMU) and of the errtype-m2 path (``parallel_to_m2``, INPUT vs AMU), with
-annotations / M2 output checked identical.
+``--compare attribute-ruler``: instead, spaCy's ``attribute_ruler`` vs errtype's compiled one
+(:mod:`errtype.parse.fast_attribute_ruler`); ``--compare blas``: thinc's blis matrix products vs
+numpy's BLAS (:func:`errtype.parse.spacy.use_numpy_blas`). Either prints the CPU seconds of
+``nlp.pipe`` over the CoNLL-2014 sentences (INPUT + AMU), of the component concerned alone and of
+the errtype-m2 path (``parallel_to_m2``, INPUT vs AMU), with annotations / M2 output checked
+identical.
 """
 
 from __future__ import annotations
@@ -46,11 +48,11 @@ def main() -> int:
     ap.add_argument("--sentences", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
-    ap.add_argument("--attribute-ruler", action="store_true",
-                    help="compare spaCy's attribute_ruler with the compiled one")
+    ap.add_argument("--compare", choices=sorted(COMPARISONS),
+                    help="attribute-ruler: spaCy's vs the compiled one; blas: blis vs numpy")
     args = ap.parse_args()
-    if args.attribute_ruler:
-        return bench_attribute_ruler(Path(args.data), args.repeat)
+    if args.compare:
+        return bench_variants(Path(args.data), args.repeat, args.compare)
     import spacy
     from spacy.tokens import Doc
 
@@ -102,37 +104,46 @@ def main() -> int:
     return 0 if same else 1
 
 
-def bench_attribute_ruler(data: Path, repeat: int) -> int:
-    """Original vs compiled attribute_ruler: nlp.pipe and parallel_to_m2 CPU seconds."""
+#: --compare NAME: (label -> English().make_parser options, the component timed alone)
+COMPARISONS: dict[str, tuple[dict[str, dict[str, bool]], str]] = {
+    "attribute-ruler": ({"spaCy attribute_ruler": {"fast_attribute_ruler": False},
+                         "compiled attribute_ruler": {}}, "attribute_ruler"),
+    "blas": ({"blis": {"numpy_blas": False}, "numpy BLAS": {}}, "tok2vec"),
+}
+
+
+def bench_variants(data: Path, repeat: int, comparison: str) -> int:
+    """Two loadings of the English pipeline: nlp.pipe, one component alone and parallel_to_m2
+    CPU seconds on the CoNLL-2014 sentences, annotations and M2 checked identical. BLAS runs
+    on one thread throughout, as in errtype's parser."""
     import tempfile
 
     import spacy
     from spacy.tokens import Doc
+    from threadpoolctl import threadpool_limits
 
     from errtype.annotator import Annotator
     from errtype.convert import parallel_to_m2
     from errtype.lang.en import English
     from errtype.parse.spacy import doc_to_sentence
 
+    variants, component = COMPARISONS[comparison]
     orig, cor = data / "conll14" / "systems" / "INPUT", data / "conll14" / "systems" / "AMU"
     texts = [t for p in (orig, cor) for t in p.read_text(encoding="utf-8").splitlines()
              if t.split()]
-    variants = {"spaCy attribute_ruler": False, "compiled attribute_ruler": True}
-    nlps = {label: English().make_parser(fast_attribute_ruler=fast).nlp
-            for label, fast in variants.items()}
+    nlps = {label: English().make_parser(**options).nlp for label, options in variants.items()}
     nlp0 = next(iter(nlps.values()))
     print(f"{len(texts)} CoNLL-2014 sentences (INPUT + AMU); spaCy {spacy.__version__}, "
           f"{nlp0.meta['lang']}_{nlp0.meta['name']}-{nlp0.meta['version']}")
 
-    def piped(label: str) -> list:
-        nlp = nlps[label]
-        docs = (Doc(nlp.vocab, words=t.split()) for t in texts)
-        return [doc_to_sentence(d) for d in nlp.pipe(docs, batch_size=256)]
+    def docs(label: str) -> list:
+        return [Doc(nlps[label].vocab, words=t.split()) for t in texts]
 
-    def ruler_only(label: str) -> None:  # the component alone, on parsed Docs
-        ruler = nlps[label].get_pipe("attribute_ruler")
-        for doc in parsed[label]:
-            ruler(doc)
+    def piped(label: str) -> list:
+        return [doc_to_sentence(d) for d in nlps[label].pipe(docs(label), batch_size=256)]
+
+    def alone(label: str) -> None:  # the component alone, on the Docs as they reach it
+        list(nlps[label].get_pipe(component).pipe(upstream[label], batch_size=256))
 
     def m2(label: str) -> str:
         annotator = Annotator(English(), parser=English().make_parser(nlp=nlps[label]))
@@ -141,22 +152,23 @@ def bench_attribute_ruler(data: Path, repeat: int) -> int:
             parallel_to_m2(annotator, orig, [cor], out)
             return out.read_text(encoding="utf-8")
 
-    parsed = {}
-    for label, nlp in nlps.items():  # the Docs as they reach attribute_ruler
-        upstream = [name for name in nlp.pipe_names if name in ("tok2vec", "tagger", "parser")]
-        with nlp.select_pipes(enable=upstream):
-            parsed[label] = list(nlp.pipe(Doc(nlp.vocab, words=t.split()) for t in texts))
-    tasks = [("nlp.pipe, all components", piped), ("attribute_ruler alone", ruler_only),
+    upstream = {}
+    for label, nlp in nlps.items():
+        before = nlp.pipe_names[:nlp.pipe_names.index(component)]
+        with nlp.select_pipes(enable=before):
+            upstream[label] = list(nlp.pipe(docs(label)))
+    tasks = [("nlp.pipe, all components", piped), (f"{component} alone", alone),
              ("errtype-m2 path (parallel_to_m2)", m2)]
     best: dict[tuple[str, str], float] = {}
     outputs: dict[tuple[str, str], object] = {}
-    for _ in range(repeat):  # interleaved, best of N: the machine may be shared
-        for task, run in tasks:
-            for label in variants:
-                c0 = cpu_seconds()
-                outputs[task, label] = run(label)
-                cpu = cpu_seconds() - c0
-                best[task, label] = min(best.get((task, label), float("inf")), cpu)
+    with threadpool_limits(1, user_api="blas"):
+        for _ in range(repeat):  # interleaved, best of N: the machine may be shared
+            for task, run in tasks:
+                for label in variants:
+                    c0 = cpu_seconds()
+                    outputs[task, label] = run(label)
+                    cpu = cpu_seconds() - c0
+                    best[task, label] = min(best.get((task, label), float("inf")), cpu)
     slow, fast = variants
     print(f"{'CPU seconds (best of ' + str(repeat) + ')':<36}{slow:>24}{fast:>26}{'ratio':>8}")
     for task, _ in tasks:

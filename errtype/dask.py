@@ -254,6 +254,17 @@ def write_partitions(blocks: Any, folder: PathLike, name: str = "part-{:05d}.m2"
     return paths
 
 
+#: Dask settings of the LocalCluster that ``local:N`` starts (bench/bench_scale.py measures them):
+#: no statistical profiler (it samples the annotating thread every 10 ms, costing CPU and a
+#: growing profile), and glibc's default malloc trimming instead of Dask's 64 KiB threshold,
+#: which makes spaCy's large temporaries an mmap and munmap per batch (~18 % more CPU per pair).
+#: A cluster errtype connects to (``tcp://``) keeps its own configuration.
+LOCAL_CLUSTER_CONFIG: dict[str, Any] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+}
+
+
 def connect(address: str) -> tuple[Any, Any]:
     """``local:N`` (a LocalCluster of N single-threaded worker processes on 127.0.0.1) or a
     scheduler address (``tcp://HOST:PORT``) -> (client, cluster or None); close both after."""
@@ -269,9 +280,10 @@ def connect(address: str) -> tuple[Any, Any]:
         if n < 1:
             raise InputError(f"--dask local:N needs a number of workers >= 1, not {address!r}")
         # everything on the loopback interface; the HTTP endpoint on a free port
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                               silence_logs=logging.ERROR)
+        with _dask().config.set(LOCAL_CLUSTER_CONFIG):
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                   silence_logs=logging.ERROR)
         return Client(cluster), cluster
     return Client(address), None
 

@@ -42,7 +42,7 @@ def use_numpy_blas(nlp: Any) -> int:
     mostly matrix products. Only models on plain blis-backed CPU ops are switched (GPU or Apple
     ops are left alone); the parser's own Cython inner loop is unaffected. The products differ
     from blis's in the last bits of a float, which has not changed an annotation on the test
-    corpora (``bench/bench_spacy.py --compare-blas``). Returns the number of layers switched.
+    corpora (``bench/bench_spacy.py --compare blas``). Returns the number of layers switched.
     """
     from thinc.api import NumpyOps
 

@@ -113,7 +113,7 @@ class Czech(Language):
 
 
 def _spacy_parser(nlp: Any, model_name: str, compat: bool = True) -> Parser:
-    from ...parse.spacy import SpacyParser
+    from ...parse.spacy import SpacyParser, use_numpy_blas
     from .compat import UD25Compat
     if nlp is None:
         try:
@@ -124,4 +124,5 @@ def _spacy_parser(nlp: Any, model_name: str, compat: bool = True) -> Parser:
                 f"spaCy pipeline {model_name!r} is not installed "
                 "(pip install 'errtype[cs]' or pip install cs-core-news-sm==0.2.1)"
             ) from exc
+        use_numpy_blas(nlp)
     return UD25Compat(SpacyParser(nlp)) if compat else SpacyParser(nlp)
