@@ -11,8 +11,9 @@ Printed per run: wall time, pairs/s, peak RSS of every process (psutil, sampled)
 process's peak on the first 200 pairs alone (the model loaded and warm: the baseline), its RSS after
 the first 10 % of the run and its peak (flat memory: peak - baseline stays small whatever N), and
 the sha256 of the M2 (all must be equal). Runs may be split over several invocations with the same
-``--seed`` and ``--pairs`` (e.g. pinned to different CPUs with ``taskset``): the files are the same. ``--skip-check`` also times the skip/dedupe change in one process on the real
-pairs (``parse_noops=True`` parses every item, the default parses only what can yield an edit).
+``--seed`` and ``--pairs`` (e.g. pinned to different CPUs with ``taskset``): the files are the
+same. ``--skip-check`` also times the skip/dedupe change in one process on the real pairs
+(``parse_noops=True`` parses every item, the default parses only what can yield an edit).
 
     python bench/bench_scale.py --pairs 20000 [--runs cli,cli-j2,dask1,dask2] [--skip-check]
 """

@@ -3,7 +3,6 @@ errtype-m2 --dask give M2 byte-identical to the single-process run on ~2,000 rea
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -41,13 +40,34 @@ def test_errtype_import_does_not_import_dask() -> None:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[object]:
+    """The cluster ``--dask local:2`` starts (errtype.dask.connect)."""
     need_dask()
-    from distributed import Client, LocalCluster
+    from errtype.dask import connect
 
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as cluster, \
-            Client(cluster) as c:
+    c, cluster = connect("local:2")
+    try:
         yield c
+    finally:
+        c.close()
+        cluster.close()
+
+
+def _worker_settings() -> tuple[object, str | None]:
+    import dask
+
+    return dask.config.get("distributed.worker.profile.enabled"), \
+        os.environ.get("MALLOC_TRIM_THRESHOLD_")
+
+
+def test_local_cluster_workers_run_without_profiler_or_trim_threshold(client: object) -> None:
+    """Dask's defaults cost a worker CPU and memory per pair (bench/bench_scale.py); the cluster
+    errtype starts turns them off, and the user's own configuration is left as it was."""
+    import dask
+
+    settings = client.run(_worker_settings)  # type: ignore[attr-defined]
+    assert len(settings) == 2 and set(settings.values()) == {(False, None)}
+    assert dask.config.get("distributed.worker.profile.enabled") is True
+    assert dask.config.get("distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_") == 65536
 
 
 @pytest.fixture(scope="module")
