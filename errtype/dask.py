@@ -26,7 +26,7 @@ import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from functools import partial
 from itertools import chain
 from typing import Any
@@ -34,6 +34,7 @@ from typing import Any
 from .annotator import Annotator
 from .convert import Formatted, Report, format_annotation, parallel_items
 from .errors import AnnotationError, EncodingError, InputError, ResourceError
+from .stream import StreamOptions
 from .textio import atomic_output, check_line_counts, decode_lines
 
 PathLike = str | os.PathLike[str]
@@ -59,11 +60,8 @@ class Settings:
     #: backend options of :func:`errtype.load` as sorted (name, value) pairs, e.g.
     #: ``(("spacy_model", "en_core_web_sm"),)`` or ``(("udpipe_model", "/models/cs.udpipe"),)``
     backend: tuple[tuple[str, Any], ...] = ()
-    lev: bool = False
-    merging: str = "rules"
-    tokenize: bool = False
-    on_error: str = "fail"
-    max_tokens: int | None = None
+    #: the keyword arguments of :meth:`errtype.Annotator.annotate_stream`
+    stream: StreamOptions = StreamOptions()
     errant_noop: bool = False
     batch_size: int = 256
     merge_run_limit: int | None = None
@@ -71,7 +69,13 @@ class Settings:
     @classmethod
     def make(cls, lang: str = "en", backend: dict[str, Any] | None = None,
              **options: Any) -> Settings:
-        return cls(lang, tuple(sorted((backend or {}).items())), **options)
+        """``options``: ``errant_noop``, ``batch_size``, ``merge_run_limit`` and the fields of
+        :class:`~errtype.stream.StreamOptions` (``lev``, ``merging``, ``tokenize``,
+        ``on_error``, ``max_tokens``, ``parse_noops``)."""
+        names = {f.name for f in fields(StreamOptions)}
+        stream = StreamOptions(**{k: v for k, v in options.items() if k in names})
+        rest = {k: v for k, v in options.items() if k not in names}
+        return cls(lang, tuple(sorted((backend or {}).items())), stream, **rest)
 
 
 # --- on the workers -----------------------------------------------------------------------------
@@ -100,9 +104,8 @@ def _formatted(items: Iterable[Any], settings: Settings) -> list[Formatted]:
 
             merge.MAX_RULE_RUN = settings.merge_run_limit
         fmt = partial(format_annotation, errant_noop=settings.errant_noop)
-        return list(annotator.annotate_stream(
-            items, settings.lev, settings.merging, settings.tokenize, settings.batch_size,
-            on_error=settings.on_error, max_tokens=settings.max_tokens, transform=fmt))
+        return list(annotator.annotate_stream(items, batch_size=settings.batch_size,
+                                              transform=fmt, **asdict(settings.stream)))
 
 
 def _blocks(items: Iterable[Any], settings: Settings) -> list[str]:
@@ -147,7 +150,7 @@ def _range_partition(ranges: Sequence[_Range], settings: Settings, encoding_erro
     out: list[tuple[int, Formatted]] = []
     for r in ranges:
         unwritable: dict[int, Formatted] = {}
-        items = parallel_items(list(r.paths), settings.on_error, unwritable,
+        items = parallel_items(list(r.paths), settings.stream.on_error, unwritable,
                                lines=_range_lines(r, encoding_errors))
         try:
             done = _formatted(items, settings)
@@ -166,8 +169,9 @@ def annotate_bag(bag: Any, lang: str = "en", *, backend: dict[str, Any] | None =
     """A bag of M2 blocks (strings), one per item of ``bag``, partition by partition in order.
 
     Items are ``(orig, cor)`` or ``(orig, [cor, ...])`` strings; ``options`` are those of
-    :class:`Settings` (``lev``, ``merging``, ``tokenize``, ``on_error``, ``max_tokens``,
-    ``errant_noop``, ``batch_size``). With ``on_error="skip"`` a failed item is a noop block.
+    :meth:`Settings.make` (``lev``, ``merging``, ``tokenize``, ``on_error``, ``max_tokens``,
+    ``parse_noops``, ``errant_noop``, ``batch_size``). With ``on_error="skip"`` a failed item
+    is a noop block.
     """
     _dask()
     return bag.map_partitions(_blocks, Settings.make(lang, backend, **options))
