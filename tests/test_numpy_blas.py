@@ -79,3 +79,23 @@ def test_annotations_identical_on_real_corpora() -> None:
         texts += [t for t in path.read_text(encoding="utf-8").splitlines() if t.split()]
     blis, fast = parsers()
     assert list(fast.parse_many(texts)) == list(blis.parse_many(texts))
+
+
+def test_blis_switch_reaches_every_spacy_loader() -> None:
+    """``--blis`` / ``numpy_blas=False`` keeps blis for English, Czech and UD spaCy pipelines."""
+    import argparse
+
+    import errtype
+    from errtype.cli.common import add_backend_options, backend_options
+
+    ap = argparse.ArgumentParser()
+    add_backend_options(ap)
+    assert backend_options(ap.parse_args(["--blis"])) == {"numpy_blas": False}
+    assert backend_options(ap.parse_args([])) == {}
+    assert layer_ops(errtype.load("en", numpy_blas=False).parser.nlp) == {("NumpyOps", True)}
+    for lang, model in (("cs", "cs_core_news_sm"), ("fr", "fr_core_news_sm")):
+        for blas, expected in ((False, {("NumpyOps", True)}), (True, {("NumpyOps", False)})):
+            parser = errtype.load(lang, backend="spacy", spacy_model=model,
+                                  numpy_blas=blas).parser
+            nlp = getattr(parser, "parser", parser).nlp  # Czech wraps it in UD25Compat
+            assert layer_ops(nlp) == expected, (lang, blas)

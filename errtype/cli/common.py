@@ -19,6 +19,9 @@ def add_backend_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--udpipe-model",
                    help="UDPipe 1 .udpipe model file (any language; default: the model fetched "
                         "by 'errtype download LANG')")
+    g.add_argument("--blis", action="store_true",
+                   help="spaCy: multiply matrices with thinc's blis as spaCy does, not numpy's "
+                        "BLAS (slower; see README, Differences from ERRANT)")
     g.add_argument("--feats", action="store_true",
                    help="UD languages: name the differing UD features of inflection errors "
                         "(R:NOUN:INFL:Case)")
@@ -32,6 +35,8 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
         opts["udpipe_model"] = args.udpipe_model
     if getattr(args, "feats", False):
         opts["feats"] = True
+    if getattr(args, "blis", False):
+        opts["numpy_blas"] = False
     return opts
 
 

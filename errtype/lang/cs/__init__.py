@@ -48,7 +48,8 @@ class Czech(Language):
     def make_parser(self, **options: Any) -> Parser:
         """Parser from options: ``nlp`` (a spaCy pipeline), ``udpipe_model`` (path),
         ``backend`` ("udpipe" or "spacy"), ``spacy_model`` (name, default cs_core_news_sm),
-        ``ud25_compat`` (spaCy only, default True: map PDTC-style tags to UD 2.5 PDT ones).
+        ``ud25_compat`` (spaCy only, default True: map PDTC-style tags to UD 2.5 PDT ones),
+        ``numpy_blas`` (spaCy only, default True: :func:`errtype.parse.spacy.use_numpy_blas`).
 
         Without options: ``$ERRTYPE_UDPIPE_MODEL``, then a model fetched by
         ``errtype download cs``, then the embedded spaCy pipeline.
@@ -59,8 +60,9 @@ class Czech(Language):
         if backend not in (None, "spacy", "udpipe"):
             raise ResourceError(f"unknown Czech backend {backend!r}; choose 'udpipe' or 'spacy'")
         compat = options.get("ud25_compat", True)
+        blas = options.get("numpy_blas", True)
         if nlp is not None or backend == "spacy" or options.get("spacy_model"):
-            return _spacy_parser(nlp, options.get("spacy_model") or SPACY_MODEL, compat)
+            return _spacy_parser(nlp, options.get("spacy_model") or SPACY_MODEL, compat, blas)
         if model is None:
             model = os.environ.get(UDPIPE_ENV) or None
         if model is None:
@@ -74,7 +76,7 @@ class Czech(Language):
         if model is not None:
             from ...parse.udpipe import UDPipeParser
             return UDPipeParser(model)
-        return _spacy_parser(None, options.get("spacy_model") or SPACY_MODEL, compat)
+        return _spacy_parser(None, options.get("spacy_model") or SPACY_MODEL, compat, blas)
 
     # --------------------------------------------------------------- alignment
     def substitution_cost(self, o: Token, c: Token) -> float:
@@ -112,7 +114,8 @@ class Czech(Language):
         return self.classifier.classify(edit, orig, cor)
 
 
-def _spacy_parser(nlp: Any, model_name: str, compat: bool = True) -> Parser:
+def _spacy_parser(nlp: Any, model_name: str, compat: bool = True, numpy_blas: bool = True
+                  ) -> Parser:
     from ...parse.spacy import SpacyParser, use_numpy_blas
     from .compat import UD25Compat
     if nlp is None:
@@ -124,5 +127,6 @@ def _spacy_parser(nlp: Any, model_name: str, compat: bool = True) -> Parser:
                 f"spaCy pipeline {model_name!r} is not installed "
                 "(pip install 'errtype[cs]' or pip install cs-core-news-sm==0.2.1)"
             ) from exc
-        use_numpy_blas(nlp)
+        if numpy_blas:
+            use_numpy_blas(nlp)
     return UD25Compat(SpacyParser(nlp)) if compat else SpacyParser(nlp)

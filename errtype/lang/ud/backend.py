@@ -16,20 +16,22 @@ BACKENDS = ("spacy", "udpipe")
 
 def default_parser(code: str, options: dict[str, Any]) -> Parser:
     """Parser from backend options: ``nlp`` (a loaded spaCy pipeline), ``spacy_model`` (name or
-    path), ``udpipe_model`` (a .udpipe file), ``backend`` ("spacy" or "udpipe").
+    path), ``udpipe_model`` (a .udpipe file), ``backend`` ("spacy" or "udpipe"), ``numpy_blas``
+    (default True: see :func:`errtype.parse.spacy.use_numpy_blas`).
 
     Without options: the model fetched by ``errtype download CODE``, then the first installed
     spaCy pipeline of the language's pack; otherwise a ResourceError says what to install.
     """
     from ...parse.spacy import SpacyParser, load_pipeline
 
-    unknown = set(options) - {"nlp", "spacy_model", "udpipe_model", "backend"}
+    unknown = set(options) - {"nlp", "spacy_model", "udpipe_model", "backend", "numpy_blas"}
     if unknown:
         raise TypeError(f"unknown backend option(s): {', '.join(sorted(unknown))}")
     backend = options.get("backend")
     if backend not in (None, *BACKENDS):
         raise ResourceError(f"unknown backend {backend!r}; choose 'udpipe' or 'spacy'")
     pack = get_pack(code)
+    blas = options.get("numpy_blas", True)
     if options.get("nlp") is not None:
         return SpacyParser(options["nlp"])
     if options.get("udpipe_model") and backend != "spacy":
@@ -41,7 +43,8 @@ def default_parser(code: str, options: dict[str, Any]) -> Parser:
             "nlp=a spaCy pipeline; CLI --udpipe-model / --spacy-model) to type it with the "
             "generic UD classifier")
     if options.get("spacy_model") or backend == "spacy":
-        return SpacyParser(load_pipeline(options.get("spacy_model") or pack.spacy))
+        return SpacyParser(load_pipeline(options.get("spacy_model") or pack.spacy,
+                                         numpy_blas=blas))
     from ...download import cached_model
     model = cached_model(code)
     if model is not None:
@@ -52,7 +55,7 @@ def default_parser(code: str, options: dict[str, Any]) -> Parser:
         hints.append(f"run 'errtype download {code}' (UDPipe model {pack.udpipe})")
     if backend != "udpipe" and pack.spacy:
         try:
-            return SpacyParser(load_pipeline(pack.spacy))
+            return SpacyParser(load_pipeline(pack.spacy, numpy_blas=blas))
         except ResourceError:
             hints.append("install a spaCy pipeline (" + ", ".join(pack.spacy) + ")")
     hints.append("pass udpipe_model=PATH (CLI --udpipe-model) or nlp=")
