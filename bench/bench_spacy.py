@@ -11,7 +11,8 @@ loads (only the components English reads) and with ERRANT 3.0.2's loading (NER d
 numpy's BLAS (:func:`errtype.parse.spacy.use_numpy_blas`). Either prints the CPU seconds of
 ``nlp.pipe`` over the CoNLL-2014 sentences (INPUT + AMU), of the component concerned alone and of
 the errtype-m2 path (``parallel_to_m2``, INPUT vs AMU), with annotations / M2 output checked
-identical.
+identical (``--all-texts``: nlp.pipe and the component on the 6,887 distinct sentences of
+bench_m2.py's corpora instead).
 """
 
 from __future__ import annotations
@@ -50,9 +51,11 @@ def main() -> int:
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--compare", choices=sorted(COMPARISONS),
                     help="attribute-ruler: spaCy's vs the compiled one; blas: blis vs numpy")
+    ap.add_argument("--all-texts", action="store_true",
+                    help="--compare on every distinct sentence of bench_m2.py's corpora")
     args = ap.parse_args()
     if args.compare:
-        return bench_variants(Path(args.data), args.repeat, args.compare)
+        return bench_variants(Path(args.data), args.repeat, args.compare, args.all_texts)
     import spacy
     from spacy.tokens import Doc
 
@@ -112,10 +115,20 @@ COMPARISONS: dict[str, tuple[dict[str, dict[str, bool]], str]] = {
 }
 
 
-def bench_variants(data: Path, repeat: int, comparison: str) -> int:
+def all_sentences(data: Path) -> list[str]:
+    """The distinct sentences of bench_m2.py's corpora: JFLEG dev source and 4 references,
+    CoNLL-2014 INPUT and the AMU, CAMB and CUUI outputs."""
+    rels = ["jfleg/dev.src", *(f"jfleg/dev.ref{k}" for k in range(4))]
+    rels += [f"conll14/systems/{s}" for s in ("INPUT", "AMU", "CAMB", "CUUI")]
+    lines = (t.strip() for rel in rels
+             for t in (data / rel).read_text(encoding="utf-8").splitlines())
+    return list(dict.fromkeys(t for t in lines if t))
+
+
+def bench_variants(data: Path, repeat: int, comparison: str, every: bool = False) -> int:
     """Two loadings of the English pipeline: nlp.pipe, one component alone and parallel_to_m2
-    CPU seconds on the CoNLL-2014 sentences, annotations and M2 checked identical. BLAS runs
-    on one thread throughout, as in errtype's parser."""
+    CPU seconds on the CoNLL-2014 sentences (``every``: on :func:`all_sentences`), annotations
+    and M2 checked identical. BLAS runs on one thread throughout, as in errtype's parser."""
     import tempfile
 
     import spacy
@@ -131,9 +144,12 @@ def bench_variants(data: Path, repeat: int, comparison: str) -> int:
     orig, cor = data / "conll14" / "systems" / "INPUT", data / "conll14" / "systems" / "AMU"
     texts = [t for p in (orig, cor) for t in p.read_text(encoding="utf-8").splitlines()
              if t.split()]
+    what = "CoNLL-2014 sentences (INPUT + AMU)"
+    if every:
+        texts, what = all_sentences(data), "distinct JFLEG dev + CoNLL-2014 sentences"
     nlps = {label: English().make_parser(**options).nlp for label, options in variants.items()}
     nlp0 = next(iter(nlps.values()))
-    print(f"{len(texts)} CoNLL-2014 sentences (INPUT + AMU); spaCy {spacy.__version__}, "
+    print(f"{len(texts)} {what}; spaCy {spacy.__version__}, "
           f"{nlp0.meta['lang']}_{nlp0.meta['name']}-{nlp0.meta['version']}")
 
     def docs(label: str) -> list:
