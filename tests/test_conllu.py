@@ -3,7 +3,6 @@ identity with the in-process UDPipe backend, and errtype-m2 --conllu-orig/--conl
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from errtype.m2 import read_m2
 from errtype.parse.conllu import count_sentences, read_conllu
 from errtype.tokens import Sentence, Token
 
-from .conftest import SHARED, apply_m2, shared_path
+from .conftest import SHARED, apply_m2, peer, shared_path
 
 HAND = """\
 # newdoc id = d1
@@ -89,12 +88,7 @@ def test_comment_only_sentence_and_missing_file(tmp_path: Path) -> None:
 
 def need_udpipe() -> None:
     """Skip without ufal.udpipe, except in CI, which installs the [cs] extra."""
-    try:
-        import ufal.udpipe  # noqa: F401
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("ufal.udpipe is not installed (CI installs errtype[cs])")
-        pytest.skip("the Czech extra (ufal.udpipe) is not installed")
+    peer("ufal.udpipe", "pip install 'errtype[cs]'")
 
 
 def udpipe_model(name: str) -> Path:

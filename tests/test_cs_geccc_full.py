@@ -5,14 +5,11 @@ Slow (several minutes), run in CI. The slice test in test_cs_geccc.py stays the 
 
 from __future__ import annotations
 
-import importlib.util
-import os
-
 import pytest
 
 import errtype
 
-from .conftest import SHARED, bench_module, shared_path
+from .conftest import SHARED, bench_module, peer, shared_path
 
 #: measured with bench/geccc_agreement.py on the full dev set (regression pins): gold edits of
 #: sentence.m2, agreeing types per backend, and the gold R:DIACR edits
@@ -28,10 +25,7 @@ def _bench():
 
 def _needs(*modules: str) -> None:
     for module in modules:
-        if importlib.util.find_spec(module) is None:
-            if os.environ.get("CI"):
-                pytest.fail(f"{module} is not installed in CI (pip install '.[cs]')")
-            pytest.skip(f"{module} not installed (pip install 'errtype[cs]')")
+        peer(module, "pip install 'errtype[cs]'")
 
 
 @pytest.fixture(scope="module")

@@ -14,19 +14,13 @@ import errtype
 from errtype.cli import m2 as cli
 from errtype.convert import parallel_to_m2
 
-from .conftest import shared_path
+from .conftest import peer, shared_path
 
 
 def need_dask() -> None:
     """Skip without Dask, except in CI, which installs the [dask] extra."""
-    try:
-        import dask.bag  # noqa: F401
-        import dask.dataframe  # noqa: F401
-        import distributed  # noqa: F401
-    except ImportError as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"Dask is not installed (CI installs errtype[dask]): {exc}")
-        pytest.skip(f"the [dask] extra is not installed: {exc}")
+    for module in ("dask.bag", "dask.dataframe", "distributed"):
+        peer(module, "pip install 'errtype[dask]'")
 
 
 def test_errtype_import_does_not_import_dask() -> None:

@@ -3,14 +3,10 @@ hand-made edits, against ERRANT 3.0.2's own get_cor_and_edits, and on GECCC's go
 
 from __future__ import annotations
 
-import os
-
-import pytest
-
 from errtype import m2
 from errtype.m2 import ERRANT, GOLD, LITERAL, M2SCORER, M2Edit, apply_edits, read_m2
 
-from .conftest import shared_path
+from .conftest import peer, shared_path
 
 
 def E(s: int, e: int, cor: str, type: str = "X", ann: int = 0) -> M2Edit:
@@ -73,13 +69,7 @@ def test_compatibility_names_use_the_one_function() -> None:
 
 
 def _peer_get_cor_and_edits():
-    try:
-        from errant.commands.m2_to_m2 import get_cor_and_edits
-    except Exception as exc:  # noqa: BLE001 - peer missing or broken
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"errant 3.0.2 not importable (pip install '.[bench]'): {exc}")
-    return get_cor_and_edits
+    return peer("errant.commands.m2_to_m2", "pip install '.[bench]'").get_cor_and_edits
 
 
 def test_errant_rules_equal_errant_get_cor_and_edits() -> None:

@@ -4,7 +4,6 @@ reproducing errant_m2 3.0.2 byte for byte."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import errtype
 from errtype.cli import m2 as cli
 from errtype.m2 import read_m2, write_m2
 
-from .conftest import shared_path
+from .conftest import peer, shared_path
 
 BLOCK = """S Kaasa võtta instrumenti , remonti teha .
 A 3 4|||U:PUNCT|||-NONE-|||REQUIRED|||-NONE-|||0
@@ -68,13 +67,8 @@ def test_overlap_typed_in_its_own_context(tmp_path: Path) -> None:
 
 
 def _errant_m2(argv: list[str], nlp: object) -> None:
-    try:
-        import errant
-        from errant.commands import m2_to_m2
-    except Exception as exc:  # noqa: BLE001 - peer missing or broken
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"errant 3.0.2 not importable (pip install '.[bench]'): {exc}")
+    errant = peer("errant", "pip install '.[bench]'")
+    m2_to_m2 = peer("errant.commands.m2_to_m2")
     load = errant.load
     saved = sys.argv
     errant.load = lambda lang, nlp_=None: load(lang, nlp=nlp)

