@@ -46,9 +46,10 @@ def new_parser(prog: str, description: str, **kwargs: Any) -> argparse.ArgumentP
     return p
 
 
-def add_output_option(parser: argparse.ArgumentParser, what: str = "the printed result") -> None:
+def add_output_option(parser: argparse.ArgumentParser, what: str = "the printed result",
+                      flags: tuple[str, ...] = ("-o", "--out")) -> None:
     """``-o/--out FILE``: write what the command prints (default: standard output)."""
-    parser.add_argument("-o", "--out", type=OUTPUT, default="-", metavar="FILE",
+    parser.add_argument(*flags, dest="out", type=OUTPUT, default="-", metavar="FILE",
                         help=f"write {what} to FILE, atomically (default: '-', standard output)")
 
 

@@ -21,7 +21,7 @@ import sys
 
 from ..score.gleu import GLEU, read_gleu_inputs
 from ..textio import atomic_output
-from .common import describe, new_parser, run
+from .common import add_output_option, describe, new_parser, run
 from .files import INPUT, OUTPUT, text_input
 
 PROG = "errtype-gleu"
@@ -38,8 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reference files (one per annotator); a FILE.m2 gives one reference per "
                         "annotator, and its sentences must match the source")
     p.add_argument("--hyp", "--hypothesis", dest="hypothesis", nargs="+", default=[],
-                   metavar="HYP",
-                   type=text_input(M2_NOT_TEXT), help="hypothesis files to score")
+                   metavar="HYP", type=text_input(M2_NOT_TEXT), help="hypothesis files to score")
     p.add_argument("-o", dest="gleu_hypothesis", nargs="+", default=[], metavar="HYP",
                    type=text_input(M2_NOT_TEXT),
                    help="the GLEU scripts' spelling of --hyp (not the output: that is --out)")
@@ -55,9 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default) or str.split")
     p.add_argument("--human", action="store_true",
                    help="also score each reference against the others (the human figure)")
-    p.add_argument("--out", metavar="FILE", type=OUTPUT, default="-",
-                   help="write the printed result to FILE, atomically (default: '-', standard "
-                        "output)")
+    add_output_option(p, flags=("--out",))  # -o is the hypothesis here
     p.add_argument("--json", metavar="FILE", type=OUTPUT,
                    help="write all results as JSON (- = stdout)")
     return p
