@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -44,15 +45,30 @@ def _open_binary(path: PathLike) -> IO[bytes]:
 
 
 def check_input(path: PathLike) -> None:
-    """Raise :class:`InputError` unless ``path`` is a readable file (``-`` = standard input)."""
-    if str(path) != "-":
-        _open_binary(path).close()
+    """Raise :class:`InputError` unless ``path`` is a readable file (``-`` = standard input).
+
+    The file is not opened: a pipe (``<(zcat x.gz)``) or FIFO keeps all its data for the reader.
+    """
+    if str(path) == "-":
+        return
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError("no such file", path=str(path)) from None
+    except OSError as exc:  # e.g. a path through a file, or a folder without permission
+        raise InputError(exc.strerror.lower() if exc.strerror else str(exc),
+                         path=str(path)) from None
+    if stat.S_ISDIR(mode):
+        raise InputError("is a directory, not a file", path=str(path))
+    if not os.access(path, os.R_OK):
+        raise InputError("permission denied", path=str(path))
 
 
 def read_head(path: PathLike, size: int = 1 << 16) -> list[str]:
     """The complete lines among the first ``size`` bytes of a file (invalid UTF-8 replaced), to
-    recognise its format; ``-`` (standard input) gives no lines, as it cannot be read twice."""
-    if str(path) == "-":
+    recognise its format. Only regular files are read: standard input, pipes and FIFOs give no
+    lines, as they cannot be read twice."""
+    if str(path) == "-" or not os.path.isfile(path):
         return []
     with _open_binary(path) as fh:
         head = fh.read(size)

@@ -5,6 +5,7 @@ generated reference in docs/cli.md."""
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -346,3 +347,20 @@ def test_sniff_m2() -> None:
 
 def test_describe_strips_markup() -> None:
     assert common.describe("``errtype-x``: one\nline.\n\nmore") == "errtype-x: one line."
+
+
+def test_pipes_are_not_read_by_the_checks(tmp_path: Path) -> None:
+    """A FIFO (or a shell pipe, ``<(zcat x.gz)``) given as input is neither opened nor sniffed
+    by the checks, so the command reads all of its data."""
+    import threading
+
+    from errtype.cli.files import check_paths, m2_input, text_input
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    args = argparse.Namespace(a=text_input("x")(str(fifo)), b=m2_input("y")(str(fifo)))
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (check_paths(args), done.set()), daemon=True)
+    worker.start()
+    worker.join(10)  # opening a FIFO without a writer would block
+    assert done.is_set()
