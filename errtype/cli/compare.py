@@ -13,7 +13,7 @@ import sys
 
 from ..errors import ErrtypeError
 from ..m2 import read_m2
-from ..score.errant import ErrantResult, errant_score, errant_score_text
+from ..score.edits.errant import ErrantResult, errant_score, errant_score_text
 
 PROG = "errtype-compare"
 

@@ -14,7 +14,7 @@ import argparse
 import sys
 
 from ..score.common import ScoreResult
-from ..score.maxmatch import MaxMatch, load_gold, read_hypotheses
+from ..score.edits.maxmatch import MaxMatch, load_gold, read_hypotheses
 from ..textio import atomic_output
 from .common import run
 
