@@ -110,13 +110,13 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     import errtype.download
     import errtype.parse.udpipe
     import errtype.report
-    import errtype.score.lm
+    import errtype.score.lm.models
 
     monkeypatch.setattr(errtype, "load", _fail)
     monkeypatch.setattr(errtype.annotator.Annotator, "__init__", _fail)
     monkeypatch.setattr(spacy, "load", _fail)
     monkeypatch.setattr(errtype.parse.udpipe.UDPipeParser, "__init__", _fail)
-    monkeypatch.setattr(errtype.score.lm, "load_lm", _fail)
+    monkeypatch.setattr(errtype.score.lm.models, "load_lm", _fail)
     monkeypatch.setattr(errtype.cli.scribendi, "load_lm", _fail)
     monkeypatch.setattr(errtype.report, "load_input", _fail)
     monkeypatch.setattr(errtype.report, "build_report", _fail)

@@ -1,4 +1,4 @@
-"""ERRANT scorer (errtype.score.errant, errtype-compare) against errant_compare 3.0.2."""
+"""ERRANT scorer (errtype.score.edits.errant, errtype-compare) against errant_compare 3.0.2."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from errtype.cli.compare import main
 from errtype.errors import InputError, LineCountError, M2FormatError
 from errtype.m2 import M2Block, M2Edit, read_m2
-from errtype.score.errant import (
+from errtype.score.edits.errant import (
     SentenceCountError,
     SourceMismatchError,
     aggregate_types,

@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from ..m2 import read_m2
-from ..score.errant import ErrantResult, errant_score, errant_score_text
+from ..score.edits.errant import ErrantResult, errant_score, errant_score_text
 from .common import add_backend_options, add_output_option, backend_options, new_parser, run
 from .files import OUTPUT, m2_input, text_input
 

@@ -19,7 +19,7 @@ import json
 import os
 import sys
 
-from ..score.gleu import GLEU, read_gleu_inputs
+from ..score.ngram.gleu import GLEU, read_gleu_inputs
 from ..textio import atomic_output
 from .common import add_output_option, describe, new_parser, run
 from .files import INPUT, OUTPUT, text_input

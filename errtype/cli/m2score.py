@@ -15,7 +15,7 @@ import argparse
 import sys
 
 from ..score.common import ScoreResult
-from ..score.maxmatch import MaxMatch, load_gold, read_hypotheses
+from ..score.edits.maxmatch import MaxMatch, load_gold, read_hypotheses
 from ..textio import atomic_output
 from .common import add_output_option, describe, new_parser, run
 from .files import OUTPUT, m2_input, text_input

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..score.common import signature
-from ..score.meta import (
+from ..score.meta.correlation import (
     aggregate_fscore,
     aggregate_mean,
     aggregate_sum,
@@ -111,7 +111,7 @@ def _computed_results(args: argparse.Namespace) -> dict[str, dict[str, Any]] | N
     if args.scribendi:
         if len(args.scribendi) < 2:
             raise InputError("--scribendi needs SOURCE SYSTEM [SYSTEM ...]")
-        from ..score.scribendi import Scribendi
+        from ..score.lm.scribendi import Scribendi
         from ..textio import read_parallel
 
         rows = [[t.strip() for t in r] for _, r in read_parallel(args.scribendi)]
@@ -123,8 +123,8 @@ def _computed_results(args: argparse.Namespace) -> dict[str, dict[str, Any]] | N
         if len(args.m2) < 2:
             raise InputError("--m2 needs GOLD.m2 SYSTEM [SYSTEM ...]")
         from ..m2 import read_m2
-        from ..score.base import ScoreInput, get_metric
-        from ..score.maxmatch import read_hypotheses
+        from ..score.edits.maxmatch import read_hypotheses
+        from ..score.registry import ScoreInput, get_metric
 
         gold = list(read_m2(args.m2[0]))
         metric = get_metric("maxmatch", beta=args.beta)  # sentences carry tp/fp/fn

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError
-from ..score.ratio import (
+from ..score.meta.ratio import (
     Annotations,
     errant_scorer,
     exact_scorer,

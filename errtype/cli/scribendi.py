@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from ..score.lm import load_lm
-from ..score.scribendi import TSR_MODES, Scribendi
+from ..score.lm.models import load_lm
+from ..score.lm.scribendi import TSR_MODES, Scribendi
 from ..textio import atomic_output, read_parallel
 from .common import add_output_option, describe, new_parser, run
 from .files import OUTPUT, text_input
