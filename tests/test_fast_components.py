@@ -156,3 +156,33 @@ def test_what_cannot_be_reproduced_is_left_to_spacy() -> None:
     assert not fast_lemmatizer.accelerable(Custom(nlp.vocab, None, mode="lookup"))
     with pytest.raises(ValueError, match="memoised"):
         fast_lemmatizer.FastLemmatizer(nlp.get_pipe("tagger"))
+
+
+def test_tok2vec_embeds_distinct_tokens_once() -> None:
+    """The shared embedding gives spaCy's token vectors up to the last bits of a float (a
+    different number of rows in one matrix product), and only row-wise embeddings qualify."""
+    import numpy
+    import spacy
+    from spacy.tokens import Doc
+
+    from errtype.parse import fast_tok2vec
+
+    nlp = parser().nlp
+    tok2vec = nlp.get_pipe("tok2vec")
+    assert fast_tok2vec.accelerable(tok2vec)
+    assert not fast_tok2vec.accelerable(nlp.get_pipe("tagger"))
+    docs = [Doc(nlp.vocab, words=t.split()) for t in WRITTEN * 3]
+    ours, theirs = fast_tok2vec.predict(tok2vec, docs), tok2vec.predict(docs)
+    assert [a.shape for a in ours] == [b.shape for b in theirs]
+    gaps = [float(numpy.abs(a - b).max(initial=0)) for a, b in zip(ours, theirs, strict=True)]
+    assert max(gaps) < 1e-4
+    assert fast_tok2vec.predict(tok2vec, [Doc(nlp.vocab, words=[])])[0].shape == (0, 96)
+    blank = spacy.blank("en")
+    chars = blank.add_pipe("tok2vec", config={"model": {
+        "@architectures": "spacy.Tok2Vec.v2",
+        "embed": {"@architectures": "spacy.CharacterEmbed.v2", "width": 32, "rows": 100,
+                  "nM": 8, "nC": 4, "include_static_vectors": False},
+        "encode": {"@architectures": "spacy.MaxoutWindowEncoder.v2", "width": 32, "depth": 1,
+                   "window_size": 1, "maxout_pieces": 2}}})
+    blank.initialize()
+    assert not fast_tok2vec.accelerable(chars)

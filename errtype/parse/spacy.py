@@ -109,7 +109,8 @@ class SpacyParser:
     ``$ERRTYPE_BLAS_THREADS``; ``None`` leaves BLAS alone). The pipeline's components run in
     order as ``nlp.pipe`` runs them; with ``accelerate`` (default) a greedy dependency parser
     runs through :mod:`errtype.parse.fast_parser` and a rule/lookup lemmatizer through
-    :mod:`errtype.parse.fast_lemmatizer`, both giving spaCy's annotations exactly.
+    :mod:`errtype.parse.fast_lemmatizer` (both spaCy's annotations exactly), and a CNN tok2vec
+    embeds each distinct token of a batch once (:mod:`errtype.parse.fast_tok2vec`).
     """
 
     def __init__(self, nlp: Any, batch_size: int = 256,
@@ -138,11 +139,14 @@ class SpacyParser:
         cached = self._steps.get(id(proc))
         if cached is not None and cached[0] is proc:
             return cached[1]
-        from . import fast_lemmatizer, fast_parser
+        from . import fast_lemmatizer, fast_parser, fast_tok2vec
 
         size = self.batch_size
         step: Step
-        if self.accelerate and fast_parser.accelerable(proc):
+        if self.accelerate and fast_tok2vec.accelerable(proc):
+            def step(docs: list[Any]) -> list[Any]:
+                return list(fast_tok2vec.process_docs(proc, docs, size))
+        elif self.accelerate and fast_parser.accelerable(proc):
             def step(docs: list[Any]) -> list[Any]:
                 return list(fast_parser.parse_docs(proc, docs, size))
         elif self.accelerate and fast_lemmatizer.accelerable(proc):
