@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -65,6 +66,16 @@ def load_pairs(data: Path, limit: int) -> list[tuple[str, str]]:
     return [(o, c) for o, c in pairs if o and c][:limit]
 
 
+def peer_errant() -> ModuleType | None:
+    """ERRANT 3.0.2 (the peer tool), or None after saying how to install it."""
+    try:
+        import errant
+    except ImportError:
+        print("the peer tool is not installed: pip install errant==3.0.2")
+        return None
+    return errant
+
+
 def cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -88,12 +99,10 @@ def main() -> int:
                     help="interleaved repetitions; the best wall and CPU of each are reported")
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     args = ap.parse_args()
-    try:
-        import errant
-        import errant.commands.parallel_to_m2 as errant_cmd
-    except ImportError:
-        print("the peer tool is not installed: pip install errant==3.0.2")
+    errant = peer_errant()
+    if errant is None:
         return 1
+    import errant.commands.parallel_to_m2 as errant_cmd
     import spacy
 
     import errtype

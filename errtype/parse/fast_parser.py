@@ -10,7 +10,7 @@ of precomputed feature rows, the same bias and maxout), the output layer (the sa
 ``sgemm`` with the same shapes, then the bias), unseen classes set to the minimum score, and
 ``Parser.transition_states`` (the same C code choosing the best valid action). Driving that
 loop from Python gives bit-identical scores, hence identical parses, at ~0.55x the CPU time
-(``tests/test_fast_parser.py``; ``bench/bench_spacy.py --compare parser``).
+(``tests/test_fast_components.py``; ``bench/bench_components.py``).
 
 :func:`parse_docs` replaces ``Parser.pipe`` (same length-sorted sub-batches, so every matrix
 product has the shapes spaCy's own would have); anything it cannot reproduce (beam search, a
