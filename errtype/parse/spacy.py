@@ -122,6 +122,11 @@ class SpacyParser:
         self.accelerate = accelerate
         self._steps: dict[int, tuple[Any, Step]] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_steps"] = {}  # closures over components: rebuilt on first use
+        return state
+
     @property
     def name(self) -> str:
         meta = getattr(self.nlp, "meta", {}) or {}
