@@ -83,7 +83,7 @@ FEATS = UDClassifier(lambda w: w.lower() in KNOWN, prefix_same_stem, feats=True)
     ("в", "у", "R:ADP"),                       # no variants configured: a preposition change
     ("кіт", "кит", "R:SPELL"),                 # real-word error one letter apart
     ("хатта", "хата", "R:SPELL"),              # rejected by the lexicon
-    ("ділюсь", "ділюся", "R:SPELL"),           # same lemma, UPOS and features: form only
+    ("ділюсь", "ділюся", "R:VERB:INFL"),       # another form of one analysis (no pack variants)
     ("дім", "ліс", "R:NOUN"),
     (",", ";", "R:PUNCT"),
     ("місто ,", "місто —", "R:PUNCT"),
@@ -95,7 +95,7 @@ FEATS = UDClassifier(lambda w: w.lower() in KNOWN, prefix_same_stem, feats=True)
     ("житло", "жи\u0301тло", "R:DIACR"),           # combining accent
     ("книгу читаю", "читаю книгу", "R:WO"),
     ("книгу читаю", "читаю книги", "R:WO"),        # reordered and re-inflected
-    ("хатта читаю", "читаю хата", "R:WO:SPELL"),
+    ("хатта читаю", "читаю хата", "R:WO"),         # reordered and re-spelled
     ("великий місто", "великому місті", "R:NOUN:INFL"),  # agreement pair: its head
     ("в місто", "до міста", "R:ADP"),              # the preposition governs the case
     ("я живу в місто", "я живу в місті", "R:NOUN:INFL"),  # unminimised gold span
@@ -110,11 +110,12 @@ def test_generic_types(o: str, c: str, expected: str) -> None:
 @pytest.mark.parametrize("o, c, expected", [
     ("місто", "місті", "R:NOUN:INFL:Case"),
     ("живу", "жив", "R:VERB:INFL:Gender+Person+Tense"),
-    ("живу", "прожив", "R:VERB"),                     # different lemma: no features
+    ("живу", "прожив", "R:VERB:INFL:Aspect+Gender+Person+Tense"),  # aspect partners
+    ("дім", "ліс", "R:NOUN"),                         # different lexemes: no features
     ("великий", "великому", "R:ADJ:INFL:Case+Gender"),
     ("великий місто", "великого міста", "R:NOUN:INFL:Case+Gender"),
     ("свого", "своїх", "R:DET:INFL:Number-psor"),     # M2-safe name of Number[psor]
-    ("ділюсь", "ділюся", "R:SPELL"),
+    ("ділюсь", "ділюся", "R:VERB:INFL"),
 ])
 def test_feature_types(o: str, c: str, expected: str) -> None:
     assert typ(o, c, FEATS) == expected

@@ -16,6 +16,7 @@ from ..base import Language
 from ..packs import Pack, get_pack, variant_test
 from .classifier import UDClassifier
 from .resources import HunspellLexicon, prefix_same_stem, snowball_same_stem
+from .wordlists import load_wordlists
 
 __all__ = ["UDClassifier", "UDLanguage", "load_resources", "make_classifier"]
 
@@ -64,7 +65,9 @@ def make_classifier(code: str, feats: bool = False) -> UDClassifier:
         log.info("errtype %s: %s", code, note)
     pack = get_pack(code)
     variants = variant_test(pack.variants) if pack else None
-    classifier = UDClassifier(lexicon, stem, feats, variants)
+    lemmas = isinstance(lexicon, HunspellLexicon) and pack is not None and pack.lexicon_lemmas
+    stems = lexicon.stems if lemmas else None
+    classifier = UDClassifier(lexicon, stem, feats, variants, stems, load_wordlists(code))
     classifier.resources_missing = missing
     return classifier
 

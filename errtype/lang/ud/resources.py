@@ -53,6 +53,7 @@ class HunspellLexicon:
         self.compounds = compounds
         self._hunspell: Any = Hunspell(lang, hunspell_data_dir=str(data_dir))
         self._cached = lru_cache(maxsize=1 << 18)(self._lookup)
+        self._stems = lru_cache(maxsize=1 << 16)(self._stem_lookup)
 
     def __repr__(self) -> str:
         return f"HunspellLexicon({self.lang!r})"
@@ -70,6 +71,18 @@ class HunspellLexicon:
 
     def __call__(self, word: str) -> bool:
         return self._cached(word)
+
+    def stems(self, word: str) -> frozenset[str]:
+        """The dictionary's stems (lemmas) of a word it accepts, lower-cased; empty otherwise."""
+        return self._stems(word)
+
+    def _stem_lookup(self, word: str) -> frozenset[str]:
+        if not self._cached(word):
+            return frozenset()
+        try:
+            return frozenset(s.lower() for s in self._hunspell.stem(word))
+        except UnicodeError:
+            return frozenset()
 
 
 def snowball_same_stem(algorithm: str) -> Callable[[str, str], bool]:

@@ -1,4 +1,4 @@
-"""Script-independent string tests of the UD classifier (PUNCT, DIACR, QUOTATION, WO:SPELL)."""
+"""Script-independent string tests of the UD classifier (PUNCT, DIACR, QUOTATION, ORTH, WO)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from rapidfuzz.distance import Indel
 
 T = TypeVar("T")
 
-__all__ = ["fold_marks", "is_punct_char", "moving_assignment", "quote_key", "similar_words",
+__all__ = ["HYPHENS", "fold_marks", "is_punct_char", "moving_assignment", "quote_key", "reordered",
+           "similar_words",
            "strip_punct", "transposition_compatible"]
 
 #: quotation marks of any script (ASCII, typographic, low-9, guillemets, CJK corner brackets)
@@ -87,3 +88,21 @@ def moving_assignment(ok: list[list[bool]]) -> bool:
         return False
 
     return search(0)
+
+
+#: hyphen characters (hyphen-minus, hyphen, non-breaking hyphen)
+HYPHENS = frozenset("-\u2010\u2011")
+
+
+def reordered(src: Sequence[T], tgt: Sequence[T], recurs: Callable[[T, T], bool]) -> bool:
+    """At least two items of ``src`` recur in ``tgt`` (``recurs``, each matched once, greedily
+    left to right) and their order there differs: a reordering among other changes."""
+    used: set[int] = set()
+    order: list[int] = []
+    for s in src:
+        for j, t in enumerate(tgt):
+            if j not in used and recurs(s, t):
+                used.add(j)
+                order.append(j)
+                break
+    return len(order) >= 2 and order != sorted(order)
