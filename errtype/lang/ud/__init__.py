@@ -54,7 +54,7 @@ def _either(first: Callable[[str, str], bool], second: Callable[[str, str], bool
     """Stems agree by the stemmer, or share the long prefix of the fallback test (Snowball
     stemmers miss stem alternations such as Estonian consonant gradation: kell/kella)."""
     def same_stem(a: str, b: str) -> bool:
-        return first(a, b) or second(a, b)
+        return second(a, b) or first(a, b)      # the cheap prefix test first
     return same_stem
 
 

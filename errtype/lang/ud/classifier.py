@@ -30,10 +30,11 @@ from .morph import (
     prefixed,
     suffixed,
 )
+from .resources import prefix_same_stem
 from .text import (
     HYPHENS,
     fold_marks,
-    is_punct_char,
+    punct_and_words,
     quote_key,
     reordered,
     similar_words,
@@ -213,8 +214,8 @@ class UDClassifier:
         """Only punctuation differs (word-internal apostrophes and hyphens are spelling), or
         punctuation and the capitalisation that follows a changed sentence boundary, or the same
         punctuation moved among the same words."""
-        o_p, c_p = _punct_part(o_join), _punct_part(c_join)
-        o_w, c_w = _words(o_join), _words(c_join)
+        o_p, o_w = punct_and_words(o_join)
+        c_p, c_w = punct_and_words(c_join)
         if o_w != c_w and o_w.lower() != c_w.lower():
             return False
         if o_p != c_p:
@@ -250,12 +251,13 @@ class UDClassifier:
             return "WO"
         return None
 
-    def _recurs(self, a: Token, b: Token) -> bool:
-        """A word of the original recurs in the correction (same word, lemma, lexicon stem or
-        stem, or a close spelling); punctuation never counts."""
+    @staticmethod
+    def _recurs(a: Token, b: Token) -> bool:
+        """A word of the original recurs in the correction (same word or lemma, a close
+        spelling or a long common prefix); punctuation never counts."""
         if a.pos == "PUNCT" or b.pos == "PUNCT" or not a.text.isalnum():
             return False
-        return _similar_tokens(a, b) or self.lexeme(a, b) is not None
+        return _similar_tokens(a, b) or prefix_same_stem(a.text, b.text)
 
     # ------------------------------------------------------------------- 1:1 edits
     def lexeme(self, o: Token, c: Token) -> str | None:
@@ -395,14 +397,22 @@ class UDClassifier:
         return None
 
     def spelling(self, o: Token, c: Token) -> str | None:
-        """SPELL when the lexicon rejects the original word and it is close to the correction:
-        one character edit, or more than half of the characters shared."""
+        """SPELL when the lexicon rejects the original word, accepts the correction and the two
+        are close: one character edit, or more than half of the characters shared. (When it
+        rejects both, it lacks the word, and says nothing about the spelling.)"""
         if self.is_valid_word is None or not o.text.isalpha():
             return None
         if (Levenshtein.distance(o.lower, c.lower, score_cutoff=1) > 1
                 and 1 - Indel.normalized_distance(o.lower, c.lower) <= 0.5):
             return None
-        return None if self.is_valid_word(o.text) else "SPELL"  # lookups last: the slow part
+        if self.is_valid_word(o.text):  # lookups last: the slow part
+            return None
+        return "SPELL" if not c.text.isalpha() or self._known(c) else None
+
+    def _known(self, t: Token) -> bool:
+        """The lexicon knows the (corrected) word, as a compound too."""
+        known = getattr(self.is_valid_word, "accepts_compound", self.is_valid_word)
+        return bool(known(t.text))
 
     def near_miss(self, o: Token, c: Token) -> bool:
         """Unrelated content words one character edit apart (two for words of 8+ characters),
@@ -567,9 +577,6 @@ class UDClassifier:
 
 #: word classes a multi-token inflection edit may add or drop beside its paired words
 _FUNCTION = frozenset({"ADP", "AUX", "DET", "PART", "PUNCT", "CCONJ", "SCONJ"})
-_INTERNAL = re.compile(r"(?<=\w)['\u2019\u02bc\-\u2010\u2011](?=\w)")
-#: word-internal apostrophes and hyphens -> private-use stand-ins (neither punctuation nor space)
-_PROTECT = str.maketrans("'\u2019\u02bc-\u2010\u2011", "\ue000\ue001\ue002\ue003\ue004\ue005")
 _UNHYPHEN = str.maketrans("", "", "".join(HYPHENS))
 
 
@@ -619,17 +626,3 @@ def _governor(sent: Sentence, start: int) -> Token | None:
         if t.pos not in _MODIFIERS:
             return None
     return None
-
-
-def _protect(text: str) -> str:
-    """``text`` with word-internal apostrophes and hyphens protected (they are spelling)."""
-    return _INTERNAL.sub(lambda m: m.group(0).translate(_PROTECT), text)
-
-
-def _punct_part(text: str) -> str:
-    return "".join(ch for ch in _protect(text) if is_punct_char(ch))
-
-
-def _words(text: str) -> str:
-    """``text`` without punctuation and whitespace (word-internal marks kept)."""
-    return "".join(ch for ch in _protect(text) if not ch.isspace() and not is_punct_char(ch))

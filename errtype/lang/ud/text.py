@@ -8,13 +8,13 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
+import regex
 from rapidfuzz.distance import Indel
 
 T = TypeVar("T")
 
-__all__ = ["HYPHENS", "fold_marks", "is_punct_char", "moving_assignment", "quote_key", "reordered",
-           "similar_words",
-           "strip_punct", "transposition_compatible"]
+__all__ = ["HYPHENS", "fold_marks", "is_punct_char", "moving_assignment", "punct_and_words",
+           "quote_key", "reordered", "similar_words", "strip_punct", "transposition_compatible"]
 
 #: quotation marks of any script (ASCII, typographic, low-9, guillemets, CJK corner brackets)
 QUOTES = frozenset("\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
@@ -32,9 +32,28 @@ def strip_punct(text: str) -> str:
     return "".join(ch for ch in text if not ch.isspace() and not is_punct_char(ch))
 
 
+#: the characters of :func:`is_punct_char`
+_PUNCT = regex.compile(r"[\p{P}" + regex.escape(string.punctuation) + "]")
+_PUNCT_OR_SPACE = regex.compile(r"[\s\p{P}" + regex.escape(string.punctuation) + "]+")
+_INTERNAL = regex.compile(r"(?<=\w)['\u2019\u02bc\-\u2010\u2011](?=\w)")
+#: word-internal apostrophes and hyphens -> private-use stand-ins (neither punctuation nor space)
+_PROTECT = str.maketrans("'\u2019\u02bc-\u2010\u2011", "\ue000\ue001\ue002\ue003\ue004\ue005")
+
+
+def punct_and_words(text: str) -> tuple[str, str]:
+    """(the punctuation characters of ``text``, the rest without whitespace), word-internal
+    apostrophes and hyphens counting as letters (they are spelling: здоров'я, будь-яка)."""
+    text = _INTERNAL.sub(lambda m: m.group(0).translate(_PROTECT), text)
+    return "".join(_PUNCT.findall(text)), _PUNCT_OR_SPACE.sub("", text)
+
+
+_QUOTE_KEY = str.maketrans({q: '"' for q in QUOTES})
+_SPACE = regex.compile(r"\s+")
+
+
 def quote_key(text: str) -> str:
     """``text`` without spaces and with every quotation mark replaced by one symbol."""
-    return "".join('"' if ch in QUOTES else ch for ch in text if not ch.isspace())
+    return _SPACE.sub("", text).translate(_QUOTE_KEY)
 
 
 @lru_cache(maxsize=1 << 16)
