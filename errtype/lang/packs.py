@@ -58,7 +58,7 @@ PACKS: dict[str, Pack] = {p.code: p for p in (
          _ud25("french-gsd"), "fr", "french",
          tuple(f"{w}/{w[:-1]}'/{w[:-1]}\u2019" for w in (
              "que", "je", "le", "la", "de", "ne", "se", "ce", "me", "te", "jusque", "lorsque",
-             "puisque", "quoique"))),
+             "puisque", "quoique")) + ("si/s'/s\u2019",)),
     # no UDPipe 1 model for UD 2.5 exists for Icelandic: pass udpipe_model= or nlp=
     Pack("is", "Icelandic", (), None, "is_IS", None),
     Pack("it", "Italian", ("it_core_news_sm", "it_core_news_md", "it_core_news_lg"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from rapidfuzz.distance import Indel, Levenshtein
 
@@ -53,6 +54,10 @@ PRON_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj"})
 #: which token of a multi-token inflection edit names it (nominal heads before their modifiers)
 _HEAD_ORDER = ("NOUN", "PROPN", "PRON", "VERB", "AUX", "ADJ", "DET", "NUM", "ADV")
 _NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "DET", "PRON", "NUM"})
+#: word classes without inflection: a lemma other than the form is a misreading
+_UNINFLECTED = frozenset({"ADV", "ADP", "CCONJ", "SCONJ", "PART", "INTJ"})
+#: classes for which Gender is inflection (agreement), not a property of the lexeme
+_GENDER_AGREES = frozenset({"ADJ", "DET", "PRON", "NUM"})
 _CONJ = frozenset({"CCONJ", "SCONJ"})
 _CONNECTIVE = frozenset({"CCONJ", "SCONJ", "PRON", "DET", "ADV"})
 #: closed classes in the order a word listed under several is named by
@@ -262,25 +267,52 @@ class UDClassifier:
     # ------------------------------------------------------------------- 1:1 edits
     def lexeme(self, o: Token, c: Token) -> str | None:
         """How the two forms are known to be one lexeme: ``"lemma"`` (the tagger's lemmas
-        agree), ``"lexicon"`` (the lexicon gives them a common lemma), ``"stem"`` (the stem
-        test), else None."""
+        agree), ``"lexicon"`` (the lexicon gives them a common lemma, :meth:`_readings`),
+        ``"stem"`` (the stem test), else None."""
         if _lemma(o) and _lemma(o) == _lemma(c):
             return "lemma"
-        if self.stems is not None and self.stems(o.text) & self.stems(c.text):
+        if self.stems is not None and self.stems(o.text) & self._readings(c):
             return "lexicon"
         if self.same_stem is not None and self.same_stem(o.text, c.text):
             return "stem"
         return None
 
+    def _verb_lemma(self, t: Token) -> bool:
+        """``t`` can be a verb: its tagger lemma or a lemma the lexicon gives it ends like the
+        language's verb lemmas (always true without a pack ``INFINITIVE`` list)."""
+        if not self.words.infinitives:
+            return True
+        lemmas = {_lemma(t)} | (self.stems(t.text) if self.stems is not None else frozenset())
+        return any(self.words.infinitive(lemma) for lemma in lemmas if lemma)
+
+    def _readings(self, t: Token) -> frozenset[str]:
+        """The lexicon's lemmas of ``t``, narrowed to the tagger's when it is one of them
+        (``content`` is ``content`` or a form of ``conter``; tagged ``content``, it is not
+        ``conter``). Applied to the correction only: on the erroneous side the tagger is
+        often wrong (``разом`` tagged ADV is also a form of ``раз``)."""
+        stems = self.stems(t.text) if self.stems is not None else frozenset()
+        lemma = _lemma(t)
+        return frozenset((lemma,)) if lemma in stems else stems
+
     def plausible(self, t: Token) -> bool | None:
-        """Whether the tagger's lemma of ``t`` is one the lexicon gives the form (None: the
-        lexicon does not know the form or has no lemmas)."""
+        """Whether the tagger's analysis of ``t`` can be right (None: nothing tells).
+
+        Implausible: a verb whose lemma does not end like the language's verb lemmas (pack
+        ``INFINITIVE``: ``rouge`` VERB); a lemma the lexicon does not give the form; a word
+        class that does not inflect (ADV, ADP, conjunctions, PART, INTJ) with a lemma the
+        lexicon gives as the lemma of another form (``mangent`` ADV ``manger``). Plausible:
+        the lexicon gives the form that lemma."""
+        lemma = _lemma(t)
+        if t.pos == "VERB" and lemma and not self._verb_lemma(t):
+            return False
         if self.stems is None:
             return None
         stems = self.stems(t.text)
         if not stems:
             return None
-        return _lemma(t) in stems
+        if t.pos in _UNINFLECTED and lemma != t.lower and lemma in stems:
+            return False
+        return lemma in stems
 
     def one_to_one(self, o: Token, c: Token) -> str | None:
         """The type of a one-token replacement (None: fall through to the multi-token rules).
@@ -293,6 +325,7 @@ class UDClassifier:
         """
         if self.variants is not None and self.variants(o.text, c.text):
             return "SPELL"
+        o, c = self.reanalysed(o), self.reanalysed(c)
         lexeme = self.lexeme(o, c)
         if (lexeme is not None and (lexeme != "stem" or o.pos == c.pos) and inflection_diff(o, c)
                 and (_ending_change(o, c) or not self._unknown(o))):
@@ -307,10 +340,16 @@ class UDClassifier:
             return spell
         if _doubling(o.lower, c.lower) and o.pos not in _CLOSED:
             return "SPELL"      # a letter doubled or undoubled: tekkivad/tekivad, засяло/засяяло
+        if (lexeme == "stem" and not _ending_change(o, c) and self.near_miss(o, c)
+                and not self._two_words(o, c)):
+            return "SPELL"      # one letter inside related-looking words: contant/content
         if lexeme is not None:
             if o.pos != c.pos:
                 pos = self.inflection_pos(o, c, lexeme)
-                return pos + ":INFL" + self.feature_suffix([(o, c)]) if pos else "MORPH"
+                if pos:
+                    return pos + ":INFL" + self.feature_suffix([(o, c)])
+                closed = self.word_classes(o)     # function words are not derived
+                return next((p for p in _CLASS_ORDER if p in closed), "MORPH")
             if o.pos in self.inflected_pos and (lexeme != "stem" or _unlemmatised(o, c)
                                                  or _ending_change(o, c)):
                 # another form the tagger did not tell apart (sõbra/sõber, ma/mina), unless,
@@ -320,6 +359,9 @@ class UDClassifier:
                         and Levenshtein.distance(o.lower, c.lower, score_cutoff=1) <= 1):
                     return "SPELL"
                 return o.pos + ":INFL" + self.feature_suffix([(o, c)])
+        listed = self.closed_class(o, c, listed_only=True)
+        if listed:
+            return listed
         connective = self.connective_pos(o, c)
         if connective:
             return connective
@@ -339,6 +381,20 @@ class UDClassifier:
                 return "DET"
             return None
         return "OTHER"
+
+    def reanalysed(self, t: Token) -> Token:
+        """``t`` as a verb when the tagger misread one (it is often wrong exactly on the edited
+        word): its analysis is implausible (:meth:`plausible`) and every lemma the lexicon gives
+        the form ends like the language's verb lemmas (pack ``INFINITIVE`` list: French
+        ``viens`` tagged NOUN ``vien`` is a form of ``venir``). The lexicon's lemma replaces
+        the tagger's; the tagger's features, read for another word class, are dropped."""
+        if self.stems is None or not self.words.infinitives or t.pos in ("VERB", "AUX"):
+            return t
+        stems = self.stems(t.text)
+        if (not stems or not all(self.words.infinitive(s) for s in stems)
+                or self.plausible(t) is not False):
+            return t
+        return replace(t, pos="VERB", lemma=min(stems), feats="")
 
     def inflection_pos(self, o: Token, c: Token, lexeme: str) -> str | None:
         """The POS naming an inflection error between two forms of one lexeme, or None
@@ -433,10 +489,14 @@ class UDClassifier:
             return listed
         return frozenset({t.pos}) & CLOSED_CLASSES
 
-    def closed_class(self, o: Token, c: Token) -> str | None:
+    def closed_class(self, o: Token, c: Token, listed_only: bool = False) -> str | None:
         """A closed-class word replaced by another of its class (by the pack's lists or the
-        tagger): that class (conjunction, preposition, particle, pronoun, determiner)."""
-        shared = self.word_classes(o) & self.word_classes(c)
+        tagger; ``listed_only``: both words in the lists): that class (conjunction,
+        preposition, particle, pronoun, determiner)."""
+        if listed_only:
+            shared = self.words.word_classes(o.text) & self.words.word_classes(c.text)
+        else:
+            shared = self.word_classes(o) & self.word_classes(c)
         if not shared:
             return None
         if c.pos in shared:
@@ -445,16 +505,20 @@ class UDClassifier:
 
     def paradigm_pos(self, o: Token, c: Token) -> str | None:
         """For one lexeme under two UPOS: the POS of the correction when both tags belong to one
-        paradigm (nominal: NOUN PROPN ADJ DET PRON NUM; verbal: VERB AUX or any form with a
-        VerbForm feature, i.e. participles and converbs, or an adjective beside a verb of its
-        stem, which taggers often leave without VerbForm: наповнено/наповнене); None
-        otherwise."""
-        if (_verbal(o) or o.pos == "ADJ") and (_verbal(c) or c.pos == "ADJ") and (
-                o.pos in ("VERB", "AUX") or c.pos in ("VERB", "AUX")):
-            return c.pos if c.pos in ("VERB", "AUX") else "VERB"
-        if _verbal(o) and _verbal(c):
+        paradigm (nominal: NOUN PROPN ADJ DET PRON NUM, the agreeing class when Gender
+        changes; verbal: VERB AUX or any form with a VerbForm feature, i.e. participles and
+        converbs, or an adjective beside a plausible verb, as taggers often leave participles
+        without VerbForm: наповнено/наповнене); None otherwise."""
+        verb = next((t for t in (o, c) if t.pos in ("VERB", "AUX")), None)
+        if ((_verbal(o) or o.pos == "ADJ") and (_verbal(c) or c.pos == "ADJ")
+                and verb is not None and self._verb_lemma(verb)):
             return c.pos if c.pos in ("VERB", "AUX") else "VERB"
         if o.pos in _NOMINAL and c.pos in _NOMINAL:
+            if features(o.feats).get("Gender") != features(c.feats).get("Gender"):
+                # nouns do not change gender: the agreeing reading is the right one
+                for t in (c, o):
+                    if t.pos in _GENDER_AGREES:
+                        return t.pos
             return c.pos
         return None
 

@@ -7,10 +7,13 @@ Each non-comment line is a key and whitespace-separated words::
     SCONJ що щоб як коли якщо
     ADP в у на до від
     DEGREE добрий кращий найкращий
+    INFINITIVE ти тися
 
 A UPOS key lists members of that closed class (a word may be listed under several); a ``DEGREE``
 line is one suppletive comparison (positive, comparative and superlative lemmas or forms), so
-``добрий`` -> ``кращий`` is a comparison error, not a word choice. Words are matched lower-cased.
+``добрий`` -> ``кращий`` is a comparison error, not a word choice; ``INFINITIVE`` lists the
+endings of the language's verb lemmas (citation forms), which tell a verb the tagger misread
+from the lexicon's lemma. Words are matched lower-cased.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ class WordLists:
 
     classes: Mapping[str, frozenset[str]] = field(default_factory=dict)
     degrees: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    infinitives: tuple[str, ...] = ()
 
     def word_classes(self, word: str) -> frozenset[str]:
         """The closed classes the list puts ``word`` in (empty when unlisted)."""
@@ -44,11 +48,16 @@ class WordLists:
         a, b = a.lower(), b.lower()
         return a != b and bool(self.degrees.get(a, frozenset()) & self.degrees.get(b, frozenset()))
 
+    def infinitive(self, lemma: str) -> bool:
+        """``lemma`` ends like the language's verb lemmas."""
+        return bool(self.infinitives) and lemma.lower().endswith(self.infinitives)
+
 
 def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordLists:
     """Word lists from the lines of a pack file (format in the module docstring)."""
     classes: dict[str, set[str]] = {}
     degrees: dict[str, set[int]] = {}
+    infinitives: list[str] = []
     for number, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].split()
         if not text:
@@ -57,14 +66,16 @@ def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordL
         if key == "DEGREE":
             for w in words:
                 degrees.setdefault(w, set()).add(number)
+        elif key == "INFINITIVE":
+            infinitives.extend(words)
         elif key in CLOSED_CLASSES:
             for w in words:
                 classes.setdefault(w, set()).add(key)
         else:
             raise ResourceError(f"{source}, line {number}: unknown key {key!r} (expected one of "
-                                f"{', '.join(sorted(CLOSED_CLASSES))} or DEGREE)")
+                                f"{', '.join(sorted(CLOSED_CLASSES))}, DEGREE or INFINITIVE)")
     return WordLists({w: frozenset(k) for w, k in classes.items()},
-                     {w: frozenset(k) for w, k in degrees.items()})
+                     {w: frozenset(k) for w, k in degrees.items()}, tuple(infinitives))
 
 
 @cache
