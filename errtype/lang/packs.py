@@ -78,6 +78,7 @@ PACKS: dict[str, Pack] = {p.code: p for p in (
          _ud25("slovenian-ssj"), "sl_SI", None, lexicon_lemmas=False),
     Pack("sv", "Swedish", ("sv_core_news_sm", "sv_core_news_md", "sv_core_news_lg"),
          _ud25("swedish-talbanken"), "sv_SE", "swedish"),
+    Pack("tr", "Turkish", (), _ud25("turkish-imst"), "tr", "turkish"),
     # the euphony alternations of Ukrainian orthography (Український правопис 2019, §§ 23-28:
     # у/в, і/й (and та for і between vowels), з/із/зі, об/о, the short and full forms of particles
     # and conjunctions) and the reflexive -ся/-сь

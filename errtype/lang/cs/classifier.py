@@ -55,6 +55,22 @@ class CzechClassifier(UDClassifier):
     def is_quotation_change(self, o_join: str, c_join: str) -> bool:
         return strip_quotes(o_join) == strip_quotes(c_join)
 
+    def is_apostrophe_change(self, o_join: str, c_join: str) -> bool:
+        return False
+
+    def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        return sorted(t.lower for t in o) == sorted(t.lower for t in c)
+
+    def orth_type(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> str | None:
+        o_cat, c_cat = "".join(o_texts), "".join(c_texts)
+        if o_cat.lower() != c_cat.lower():
+            return None
+        if o_cat == c_cat:
+            return "ORTH:WSPACE"
+        if " ".join(o_texts).lower() == " ".join(c_texts).lower():
+            return "ORTH:CASING"
+        return "ORTH"
+
     def transposition_type(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
         """WO:SPELL by the Czech weighted transposition test."""
         if is_transposition_compatible([t.text for t in o], [t.text for t in c]):

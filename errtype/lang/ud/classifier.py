@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+import regex
 from rapidfuzz.distance import Indel, Levenshtein
 
 from ...edit import Edit
@@ -35,11 +36,13 @@ from .resources import prefix_same_stem
 from .text import (
     HYPHENS,
     fold_marks,
+    lower,
     punct_and_words,
     quote_key,
     reordered,
     similar_words,
     transposition_compatible,
+    unapostrophe,
 )
 from .wordlists import CLOSED_CLASSES, WordLists
 
@@ -190,7 +193,9 @@ class UDClassifier:
             return orth
         if self.is_quotation_change(o_join, c_join):
             return "QUOTATION"
-        if sorted(t.lower for t in o) == sorted(t.lower for t in c):
+        if self.is_apostrophe_change(o_join, c_join):
+            return "SPELL"
+        if self.is_reordering(o, c):
             return "WO"
         moved = self.transposition_type(o, c)
         if moved:
@@ -233,16 +238,26 @@ class UDClassifier:
     def orth_type(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> str | None:
         """ORTH:WSPACE (only spacing), ORTH:CASING (only case), ORTH (both)."""
         o_cat, c_cat = "".join(o_texts), "".join(c_texts)
-        if o_cat.lower() != c_cat.lower():
+        if lower(o_cat) != lower(c_cat):
             return None
         if o_cat == c_cat:
             return "ORTH:WSPACE"
-        if " ".join(o_texts).lower() == " ".join(c_texts).lower():
+        if lower(" ".join(o_texts)) == lower(" ".join(c_texts)):
             return "ORTH:CASING"
         return "ORTH"
 
     def is_quotation_change(self, o_join: str, c_join: str) -> bool:
         return quote_key(o_join) == quote_key(c_join)
+
+    def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        """The same words in another order, also across a hyphen (``Tu as`` -> ``As-tu``)."""
+        return (sorted(t.lower for t in o) == sorted(t.lower for t in c)
+                or _hyphen_inversion([t.text for t in o], [t.text for t in c]))
+
+    def is_apostrophe_change(self, o_join: str, c_join: str) -> bool:
+        """Only a word-internal apostrophe is added or dropped (``Almanyaya`` ->
+        ``Almanya'ya``, ``здоровя`` -> ``здоров'я``): a spelling rule."""
+        return unapostrophe(o_join) == unapostrophe(c_join)
 
     def transposition_type(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
         """WO when the words are reordered, re-inflected or re-spelled (each moved pair shares
@@ -298,13 +313,17 @@ class UDClassifier:
         """Whether the tagger's analysis of ``t`` can be right (None: nothing tells).
 
         Implausible: a verb whose lemma does not end like the language's verb lemmas (pack
-        ``INFINITIVE``: ``rouge`` VERB); a lemma the lexicon does not give the form; a word
+        ``INFINITIVE``: ``rouge`` VERB); a verb with a case but no VerbForm (``çantama``); a
+        lemma the lexicon does not give the form; a word
         class that does not inflect (ADV, ADP, conjunctions, PART, INTJ) with a lemma the
         lexicon gives as the lemma of another form (``mangent`` ADV ``manger``). Plausible:
         the lexicon gives the form that lemma."""
         lemma = _lemma(t)
         if t.pos == "VERB" and lemma and not self._verb_lemma(t):
             return False
+        feats = features(t.feats)
+        if t.pos == "VERB" and "Case" in feats and "VerbForm" not in feats:
+            return False    # only non-finite verb forms (VerbForm) take a case
         if self.stems is None:
             return None
         stems = self.stems(t.text)
@@ -504,11 +523,14 @@ class UDClassifier:
         return next(p for p in _CLASS_ORDER if p in shared)
 
     def paradigm_pos(self, o: Token, c: Token) -> str | None:
-        """For one lexeme under two UPOS: the POS of the correction when both tags belong to one
-        paradigm (nominal: NOUN PROPN ADJ DET PRON NUM, the agreeing class when Gender
-        changes; verbal: VERB AUX or any form with a VerbForm feature, i.e. participles and
-        converbs, or an adjective beside a plausible verb, as taggers often leave participles
-        without VerbForm: наповнено/наповнене); None otherwise."""
+        """For one lexeme under two UPOS: the POS naming it when both tags belong to one
+        paradigm; None otherwise.
+
+        Nominal (NOUN PROPN ADJ DET PRON NUM): the correction's, but the agreeing class when
+        Gender changes and the original's when only its analysis is plausible. Verbal (VERB,
+        AUX, any form with a VerbForm feature: participles and converbs, or an adjective beside
+        a plausible verb, as taggers often leave participles without VerbForm: наповнено/
+        наповнене): VERB or AUX."""
         verb = next((t for t in (o, c) if t.pos in ("VERB", "AUX")), None)
         if ((_verbal(o) or o.pos == "ADJ") and (_verbal(c) or c.pos == "ADJ")
                 and verb is not None and self._verb_lemma(verb)):
@@ -519,6 +541,8 @@ class UDClassifier:
                 for t in (c, o):
                     if t.pos in _GENDER_AGREES:
                         return t.pos
+            if self.plausible(c) is False and self.plausible(o):
+                return o.pos
             return c.pos
         return None
 
@@ -563,17 +587,24 @@ class UDClassifier:
 
     def pairwise_type(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
         """Multi-token edits read word by word (agreement across a span): the changed words are
-        paired by lexeme (in order; unequal lengths pair what they can). Only inflection
-        changes -> POS:INFL of the head (nominal heads before their modifiers) with the features
-        changed on every pair; one other change plus inflections that follow it -> the type of
-        that change (``в місто`` -> ``до міста`` is ADP)."""
-        pairs = self._pairs(o, c)
-        if pairs is None:
+        paired by lexeme (:meth:`_pairs`). Only inflection changes -> POS:INFL of the head
+        (nominal heads before their modifiers) with the features changed on every pair; one
+        other change plus inflections that follow it -> the type of that change (``в місто`` ->
+        ``до міста`` is ADP); one word added or dropped whose neighbour only adapts its spelling
+        -> that word's class (``n'`` -> ``ne l'`` is PRON: the elision follows the pronoun)."""
+        paired = self._pairs(o, c)
+        if paired is None:
             return None
+        pairs, left = paired
         inflected, other = [], []
         for a, b in pairs:
             typ = self.one_to_one(a, b) or "OTHER"
             (inflected if typ.split(":")[1:2] == ["INFL"] else other).append((a, b, typ))
+        if any(not _function_word(t) and t.lower not in self.words.comparatives for t in left):
+            if (len(left) == 1 and not inflected and left[0].pos not in self.rare_pos
+                    and all(typ == "SPELL" for _, _, typ in other)):
+                return left[0].pos
+            return None
         if not inflected and not other:
             return None
         if not other:
@@ -586,21 +617,24 @@ class UDClassifier:
                 return typ
         return None
 
-    def _pairs(self, o: Sequence[Token], c: Sequence[Token]) -> list[tuple[Token, Token]] | None:
-        """The changed (orig, cor) word pairs of a multi-token edit, or None when the sides do
-        not pair up: equal lengths pair position by position; otherwise each word of the shorter
-        side must find its lexeme, in order, on the longer side, and the words left over must
-        be function words added or dropped with the inflection they govern (a particle,
-        determiner, auxiliary, or an adposition the tagger says governs a case: Slavic
-        ``статею`` -> ``у статті``; an Estonian postposition replacing a case ending,
-        ``minust`` -> ``minu kohta``, is another construction, not an inflection)."""
+    def _pairs(self, o: Sequence[Token], c: Sequence[Token]
+               ) -> tuple[list[tuple[Token, Token]], list[Token]] | None:
+        """The changed (orig, cor) word pairs of a multi-token edit and the words left over, or
+        None when the sides do not pair up: equal lengths pair position by position; otherwise
+        each word of the shorter side must find its lexeme, in order, on the longer side.
+        Inflection reads through left-over function words added or dropped with the inflection
+        they govern (a particle, determiner, auxiliary, a word of analytic comparison from the
+        pack's ``COMPARATIVE`` list: ``plus bon`` -> ``meilleur``, or an adposition the tagger
+        says governs a case: Slavic ``статею`` -> ``у статті``; an Estonian postposition
+        replacing a case ending, ``minust`` -> ``minu kohta``, is another construction)."""
         if len(o) == len(c):
-            return [(a, b) for a, b in zip(o, c, strict=True) if a.text != b.text]
+            return [(a, b) for a, b in zip(o, c, strict=True) if a.text != b.text], []
         short, long_ = (o, c) if len(o) < len(c) else (c, o)
         pairs, used, j = [], set(), 0
         for t in short:
             while j < len(long_) and not (t.text == long_[j].text
-                                          or self.lexeme(t, long_[j]) is not None):
+                                          or self.lexeme(t, long_[j]) is not None
+                                          or self.related_forms(t, long_[j]) is not None):
                 j += 1
             if j == len(long_):
                 return None
@@ -608,18 +642,21 @@ class UDClassifier:
             if t.text != long_[j].text:
                 pairs.append((t, long_[j]) if short is o else (long_[j], t))
             j += 1
-        if not all(_function_word(long_[k]) for k in range(len(long_)) if k not in used):
-            return None
-        return pairs
+        return pairs, [long_[k] for k in range(len(long_)) if k not in used]
 
     def multi(self, o: Sequence[Token], c: Sequence[Token]) -> str:
-        """Type of a multi-token replacement: word by word (:meth:`pairwise_type`), else the
+        """Type of a multi-token replacement: word by word (:meth:`pairwise_type`), else PRON
+        for a noun phrase replaced by a pronoun or back (``la maison`` -> ``celle``), else the
         one changed word when the rest is punctuation (``, як`` -> ``коли`` is SCONJ), else the
         shared UPOS or mapped dependency, else a verb phrase (VERB, VERB:INFL when its content
         verbs are one lexeme: analytic vs synthetic forms, voice), else OTHER."""
         found = self.pairwise_type(o, c)
         if found:
             return found
+        for one, group in ((o, c), (c, o)):    # a noun phrase for a pronoun, or back
+            if (len(one) == 1 and one[0].pos == "PRON" and len(group) > 1
+                    and all(t.pos in _NOUN_PHRASE for t in group)):
+                return "PRON"
         wo = [t for t in o if t.pos != "PUNCT"]
         wc = [t for t in c if t.pos != "PUNCT"]
         if len(wo) == len(wc) == 1 and (len(wo) < len(o) or len(wc) < len(c)):
@@ -639,8 +676,10 @@ class UDClassifier:
         return "OTHER"
 
 
+_NOUN_PHRASE = frozenset({"DET", "NOUN", "PROPN", "ADJ", "NUM"})
 #: word classes a multi-token inflection edit may add or drop beside its paired words
 _FUNCTION = frozenset({"ADP", "AUX", "DET", "PART", "PUNCT", "CCONJ", "SCONJ"})
+_HYPHEN_SPLIT = regex.compile("[" + "".join(HYPHENS) + "]")
 _UNHYPHEN = str.maketrans("", "", "".join(HYPHENS))
 
 
@@ -661,6 +700,17 @@ def _unlemmatised(o: Token, c: Token) -> bool:
     (Бенкс/Бенксе)."""
     o_self, c_self = o.lower == _lemma(o), c.lower == _lemma(c)
     return o_self != c_self or (o_self and c_self and _ending_change(o, c))
+
+
+def _hyphen_inversion(o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
+    """The words are reordered across a hyphen (``Tu as`` -> ``As-tu``)."""
+    if not any(h in t for t in (*o_texts, *c_texts) for h in HYPHENS):
+        return False
+
+    def parts(texts: Sequence[str]) -> list[str]:
+        return [p for t in texts for p in _HYPHEN_SPLIT.split(t.lower()) if p]
+    po, pc = parts(o_texts), parts(c_texts)
+    return len(po) > 1 and po != pc and sorted(po) == sorted(pc)
 
 
 def _function_word(t: Token) -> bool:

@@ -13,8 +13,9 @@ from rapidfuzz.distance import Indel
 
 T = TypeVar("T")
 
-__all__ = ["HYPHENS", "fold_marks", "is_punct_char", "moving_assignment", "punct_and_words",
-           "quote_key", "reordered", "similar_words", "strip_punct", "transposition_compatible"]
+__all__ = ["HYPHENS", "fold_marks", "is_punct_char", "lower", "moving_assignment",
+           "punct_and_words", "quote_key", "reordered", "similar_words", "strip_punct",
+           "transposition_compatible", "unapostrophe"]
 
 #: quotation marks of any script (ASCII, typographic, low-9, guillemets, CJK corner brackets)
 QUOTES = frozenset("\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
@@ -47,6 +48,7 @@ def punct_and_words(text: str) -> tuple[str, str]:
     return "".join(_PUNCT.findall(text)), _PUNCT_OR_SPACE.sub("", text)
 
 
+_APOSTROPHE = regex.compile(r"(?<=\w)['\u2019\u02bc](?=\w)")
 _QUOTE_KEY = str.maketrans({q: '"' for q in QUOTES})
 _SPACE = regex.compile(r"\s+")
 
@@ -56,15 +58,30 @@ def quote_key(text: str) -> str:
     return _SPACE.sub("", text).translate(_QUOTE_KEY)
 
 
+#: letters whose diacritic is no combining mark (stroke, dotless i): folded to the base letter
+_UNMARK = str.maketrans("ıłŁøØđĐħĦŧŦ", "ilLoOdDhHtT")
+
+
 @lru_cache(maxsize=1 << 16)
 def fold_marks(text: str) -> str:
     """Canonical decomposition with the combining marks removed: diacritics of any script
-    (Latin á → a, Cyrillic й → и, ї → і, Greek ά → α), letters themselves unchanged."""
+    (Latin á → a, Cyrillic й → и, ї → і, Greek ά → α), and the letters whose diacritic is part
+    of the letter mapped to their base (Turkish ı → i, Polish ł → l, ø → o, đ → d)."""
     if text.isascii():
         return text
-    decomposed = unicodedata.normalize("NFD", text)
+    decomposed = unicodedata.normalize("NFD", text.translate(_UNMARK))
     return unicodedata.normalize(
         "NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+def lower(text: str) -> str:
+    """``text`` lower-cased, the Turkish dotted capital İ becoming i (not i + a combining dot)."""
+    return text.lower().replace("i\u0307", "i")
+
+
+def unapostrophe(text: str) -> str:
+    """``text`` without word-internal apostrophes (``Almanya'ya`` -> ``Almanyaya``)."""
+    return _APOSTROPHE.sub("", text)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -8,12 +8,15 @@ Each non-comment line is a key and whitespace-separated words::
     ADP в у на до від
     DEGREE добрий кращий найкращий
     INFINITIVE ти тися
+    COMPARATIVE більш менш найбільш
 
 A UPOS key lists members of that closed class (a word may be listed under several); a ``DEGREE``
 line is one suppletive comparison (positive, comparative and superlative lemmas or forms), so
 ``добрий`` -> ``кращий`` is a comparison error, not a word choice; ``INFINITIVE`` lists the
 endings of the language's verb lemmas (citation forms), which tell a verb the tagger misread
-from the lexicon's lemma. Words are matched lower-cased.
+from the lexicon's lemma; ``COMPARATIVE`` lists the words of analytic comparison (``plus bon`` ->
+``meilleur``, ``більш помітним`` -> ``помітнішим`` are comparison errors). Words are matched
+lower-cased.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class WordLists:
     classes: Mapping[str, frozenset[str]] = field(default_factory=dict)
     degrees: Mapping[str, frozenset[int]] = field(default_factory=dict)
     infinitives: tuple[str, ...] = ()
+    comparatives: frozenset[str] = frozenset()
 
     def word_classes(self, word: str) -> frozenset[str]:
         """The closed classes the list puts ``word`` in (empty when unlisted)."""
@@ -58,6 +62,7 @@ def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordL
     classes: dict[str, set[str]] = {}
     degrees: dict[str, set[int]] = {}
     infinitives: list[str] = []
+    comparatives: list[str] = []
     for number, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].split()
         if not text:
@@ -68,14 +73,18 @@ def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordL
                 degrees.setdefault(w, set()).add(number)
         elif key == "INFINITIVE":
             infinitives.extend(words)
+        elif key == "COMPARATIVE":
+            comparatives.extend(words)
         elif key in CLOSED_CLASSES:
             for w in words:
                 classes.setdefault(w, set()).add(key)
         else:
             raise ResourceError(f"{source}, line {number}: unknown key {key!r} (expected one of "
-                                f"{', '.join(sorted(CLOSED_CLASSES))}, DEGREE or INFINITIVE)")
+                                f"{', '.join(sorted(CLOSED_CLASSES))}, DEGREE, INFINITIVE or "
+                                "COMPARATIVE)")
     return WordLists({w: frozenset(k) for w, k in classes.items()},
-                     {w: frozenset(k) for w, k in degrees.items()}, tuple(infinitives))
+                     {w: frozenset(k) for w, k in degrees.items()}, tuple(infinitives),
+                     frozenset(comparatives))
 
 
 @cache
