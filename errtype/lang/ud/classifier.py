@@ -679,7 +679,7 @@ class UDClassifier:
 _NOUN_PHRASE = frozenset({"DET", "NOUN", "PROPN", "ADJ", "NUM"})
 #: word classes a multi-token inflection edit may add or drop beside its paired words
 _FUNCTION = frozenset({"ADP", "AUX", "DET", "PART", "PUNCT", "CCONJ", "SCONJ"})
-_HYPHEN_SPLIT = regex.compile("[" + "".join(HYPHENS) + "]")
+_HYPHEN_SPLIT = regex.compile("[" + "".join(regex.escape(h) for h in sorted(HYPHENS)) + "]")
 _UNHYPHEN = str.maketrans("", "", "".join(HYPHENS))
 
 
