@@ -353,7 +353,7 @@ class UDClassifier:
                 return pos + ":INFL" + self.feature_suffix([(o, c)])
         related = self.related_forms(o, c)
         if related:
-            return related + ":INFL" + self.feature_suffix([(o, c)])
+            return related[0] + ":INFL" + self.feature_suffix([(o, c)], related[1])
         spell = self.spelling(o, c)
         if spell is not None:
             return spell
@@ -452,24 +452,38 @@ class UDClassifier:
         return (self.is_valid_word is not None and t.text.isalpha()
                 and not self.is_valid_word(t.text))
 
-    def related_forms(self, o: Token, c: Token) -> str | None:
+    def related_forms(self, o: Token, c: Token) -> tuple[str, str] | None:
         """Two lexemes that grammar pairs as forms of one word, with the POS to name them:
-        aspect partners (verbs whose lemmas differ by a prefix or share a stem, Aspect differs:
-        писати/написати, robić/zrobić, давати/дати), verbs whose lemmas differ by a short
-        suffix (the reflexive voice: використовувати/використовуватися) and suppletive
-        comparison from the pack's DEGREE lists (добрий/кращий, good/better)."""
+        aspect partners (verbs whose lemmas differ by a short prefix, the correction with an
+        Aspect: писати/написати, robić/zrobić, делать/сделать; or share a stem with Aspect
+        values that differ: давати/дати), verbs whose lemmas differ by a short suffix (the
+        reflexive voice: використовувати/використовуватися) and suppletive comparison from
+        the pack's DEGREE lists (добрий/кращий, good/better). Lemmas are the tagger's and, for
+        a form whose tagger lemma the lexicon does not give it, the lexicon's. Returns (POS,
+        the feature the relation changes: Aspect, Degree or '' for voice)."""
         if _verbal(o) and _verbal(c):
             ao, ac = features(o.feats).get("Aspect"), features(c.feats).get("Aspect")
-            lo, lc = _lemma(o), _lemma(c)
-            if ao and ac and ao != ac and lo and lc and (
-                    prefixed(lo, lc) or (self.same_stem is not None and self.same_stem(lo, lc))):
-                return c.pos if c.pos in ("VERB", "AUX") else "VERB"
-            if lo and lc and o.pos == c.pos and suffixed(lo, lc):
-                return c.pos if c.pos in ("VERB", "AUX") else "VERB"
+            pairs = [(lo, lc) for lo in self._lemmas(o) for lc in self._lemmas(c)]
+            verb = c.pos if c.pos in ("VERB", "AUX") else "VERB"
+            if ac and any(prefixed(lo, lc) for lo, lc in pairs):
+                return verb, "Aspect"   # the original's Aspect is often misread: it is the error
+            if ao and ac and ao != ac and self.same_stem is not None and any(
+                    self.same_stem(lo, lc) for lo, lc in pairs):
+                return verb, "Aspect"
+            if o.pos == c.pos and any(suffixed(lo, lc) for lo, lc in pairs):
+                return verb, ""
         if self.words.comparison(_lemma(o) or o.lower, _lemma(c) or c.lower) or \
                 self.words.comparison(o.lower, c.lower):
-            return c.pos if c.pos in ("ADJ", "ADV") else o.pos if o.pos in ("ADJ", "ADV") else None
+            pos = c.pos if c.pos in ("ADJ", "ADV") else o.pos if o.pos in ("ADJ", "ADV") else None
+            return (pos, "Degree") if pos else None
         return None
+
+    def _lemmas(self, t: Token) -> set[str]:
+        """The tagger's lemma of ``t``, or the lexicon's when it does not confirm the tagger's."""
+        lemma = _lemma(t)
+        if self.plausible(t) is False and self.stems is not None:
+            return set(self.stems(t.text)) | ({lemma} if lemma else set())
+        return {lemma} if lemma else set()
 
     def spelling(self, o: Token, c: Token) -> str | None:
         """SPELL when the lexicon rejects the original word, accepts the correction and the two
@@ -565,12 +579,14 @@ class UDClassifier:
             return sorted(listed)[-1]
         return None
 
-    def feature_suffix(self, pairs: Sequence[tuple[Token, Token]]) -> str:
-        """``:F1+F2`` naming the differing inflectional UD features when ``feats`` is on."""
+    def feature_suffix(self, pairs: Sequence[tuple[Token, Token]], implied: str = "") -> str:
+        """``:F1+F2`` naming the differing inflectional UD features when ``feats`` is on (with
+        ``implied``, a feature the relation of the lexemes changes though the tagger may not
+        show it: Aspect of aspect partners, Degree of a suppletive comparison)."""
         if not self.feats:
             return ""
-        names = feature_diff(pairs, lexical=False)
-        return ":" + "+".join(names) if names else ""
+        names = set(feature_diff(pairs, lexical=False)) | ({implied} if implied else set())
+        return ":" + "+".join(sorted(names)) if names else ""
 
     # -------------------------------------------------------------- longer edits
     def _shared_tag(self, pos: set[str], deps: set[str]) -> str | None:
@@ -650,6 +666,8 @@ class UDClassifier:
         one changed word when the rest is punctuation (``, як`` -> ``коли`` is SCONJ), else the
         shared UPOS or mapped dependency, else a verb phrase (VERB, VERB:INFL when its content
         verbs are one lexeme: analytic vs synthetic forms, voice), else OTHER."""
+        o = [self.reanalysed(t) for t in o]
+        c = [self.reanalysed(t) for t in c]
         found = self.pairwise_type(o, c)
         if found:
             return found
@@ -663,17 +681,19 @@ class UDClassifier:
             found = self.one_to_one(wo[0], wc[0])   # a word change with punctuation around it
             if found:
                 return found
+        verbal = all(_verbal(t) for t in o) and all(_verbal(t) for t in c)
+        if verbal:
+            vo = [t for t in o if t.pos != "AUX"] or list(o[-1:])
+            vc = [t for t in c if t.pos != "AUX"] or list(c[-1:])
+            related = self.related_forms(vo[-1], vc[-1])
+            if related is not None or self.lexeme(vo[-1], vc[-1]) is not None:
+                return "VERB:INFL" + self.feature_suffix([(vo[-1], vc[-1])],
+                                                         related[1] if related else "")
         pos = {t.pos for t in o} | {t.pos for t in c}
         found = self._shared_tag(pos, {t.dep for t in o} | {t.dep for t in c})
         if found:
             return found
-        if all(_verbal(t) for t in o) and all(_verbal(t) for t in c):
-            vo = [t for t in o if t.pos != "AUX"] or list(o[-1:])
-            vc = [t for t in c if t.pos != "AUX"] or list(c[-1:])
-            if self.lexeme(vo[-1], vc[-1]) is not None:
-                return "VERB:INFL" + self.feature_suffix([(vo[-1], vc[-1])])
-            return "VERB"
-        return "OTHER"
+        return "VERB" if verbal else "OTHER"
 
 
 _NOUN_PHRASE = frozenset({"DET", "NOUN", "PROPN", "ADJ", "NUM"})
