@@ -162,6 +162,10 @@ def test_french_out_of_the_box() -> None:
     assert got[("fete", "fête")] == "R:DIACR"
     assert got[("", ".")] == got[("", ",")] == "M:PUNCT"
     assert got[("le", "")] == "U:DET"
+    # issue 20: spaCy tags viens/viennes NOUN; the lexicon reads them as forms of venir
+    assert got[("viens", "viennes")] == "R:VERB:INFL"
+    # one word-order edit with the accent fix (the transposition test ignores diacritics)
+    assert got[("français tres bien", "très bien français")] == "R:WO"
     fine = errtype.load("fr", feats=True)
     assert [e.type for e in fine.annotate("Les enfants joue .", "Les enfants jouent .")] == [
         "R:VERB:INFL:Number"]
