@@ -350,7 +350,7 @@ class UDClassifier:
                 and (_ending_change(o, c) or not self._unknown(o))):
             pos = self.inflection_pos(o, c, lexeme)
             if pos:
-                return pos + ":INFL" + self.feature_suffix([(o, c)])
+                return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
         related = self.related_forms(o, c)
         if related:
             return related[0] + ":INFL" + self.feature_suffix([(o, c)], related[1])
@@ -366,7 +366,7 @@ class UDClassifier:
             if o.pos != c.pos:
                 pos = self.inflection_pos(o, c, lexeme)
                 if pos:
-                    return pos + ":INFL" + self.feature_suffix([(o, c)])
+                    return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
                 closed = self.word_classes(o)     # function words are not derived
                 return next((p for p in _CLASS_ORDER if p in closed), "MORPH")
             if o.pos in self.inflected_pos and (lexeme != "stem" or _unlemmatised(o, c)
@@ -579,13 +579,22 @@ class UDClassifier:
             return sorted(listed)[-1]
         return None
 
-    def feature_suffix(self, pairs: Sequence[tuple[Token, Token]], implied: str = "") -> str:
+    def feature_suffix(self, pairs: Sequence[tuple[Token, Token]], implied: str = "",
+                       pos: str = "") -> str:
         """``:F1+F2`` naming the differing inflectional UD features when ``feats`` is on (with
         ``implied``, a feature the relation of the lexemes changes though the tagger may not
-        show it: Aspect of aspect partners, Degree of a suppletive comparison)."""
+        show it: Aspect of aspect partners, Degree of a suppletive comparison). When the two
+        forms got different UPOS and ``pos`` names the error, the features only the other
+        reading has are left out: they belong to the misreading."""
         if not self.feats:
             return ""
-        names = set(feature_diff(pairs, lexical=False)) | ({implied} if implied else set())
+        names = {implied} if implied else set()
+        for a, b in pairs:
+            ignore: set[str] = set()
+            if pos and a.pos != b.pos and pos in (a.pos, b.pos):
+                right, wrong = (a, b) if a.pos == pos else (b, a)
+                ignore = set(features(wrong.feats)) - set(features(right.feats))
+            names.update(feature_diff([(a, b)], lexical=False, ignore=ignore))
         return ":" + "+".join(sorted(names)) if names else ""
 
     # -------------------------------------------------------------- longer edits
@@ -626,7 +635,9 @@ class UDClassifier:
         if not other:
             pos = {typ.split(":")[0] for _, _, typ in inflected}
             head = next(p for p in _HEAD_ORDER if p in pos)
-            return head + ":INFL" + self.feature_suffix([(a, b) for a, b, _ in inflected])
+            names = {n for _, _, typ in inflected for part in typ.split(":")[2:3]
+                     for n in part.split("+")}
+            return head + ":INFL" + (":" + "+".join(sorted(names)) if names else "")
         if inflected and len(other) == 1:
             typ = other[0][2]
             if typ not in ("OTHER", "MORPH"):

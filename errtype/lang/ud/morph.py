@@ -7,7 +7,7 @@ The UD classifier reads these to tell inflection (one lexeme, other features) fr
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -49,12 +49,14 @@ def _differing(o: Token, c: Token) -> set[str]:
     return {k for k in fo.keys() | fc.keys() if fo.get(k) != fc.get(k)}
 
 
-def feature_diff(pairs: Sequence[tuple[Token, Token]], lexical: bool = True) -> list[str]:
+def feature_diff(pairs: Sequence[tuple[Token, Token]], lexical: bool = True,
+                 ignore: Iterable[str] = ()) -> list[str]:
     """Sorted M2-safe names of the UD features whose values differ within any (orig, cor) pair
-    (``lexical=False``: without :data:`LEXICAL_FEATURES`)."""
+    (``lexical=False``: without :data:`LEXICAL_FEATURES`; ``ignore``: without these)."""
     names: set[str] = set()
     for o, c in pairs:
         names |= _differing(o, c)
+    names -= set(ignore)
     if not lexical:
         names -= LEXICAL_FEATURES
     return sorted(_safe(n) for n in names if _safe(n))
