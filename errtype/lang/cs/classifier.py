@@ -14,7 +14,7 @@ import difflib
 from collections.abc import Callable, Sequence
 
 from ...tokens import Sentence, Token
-from ..ud.classifier import PRON_DEPS, UDClassifier
+from ..ud.classifier import UDClassifier
 from .diacritics import ascii_fold, strip_quotes
 from .stemmer import cz_stem
 from .transposition import is_transposition_compatible
@@ -90,7 +90,8 @@ class CzechClassifier(UDClassifier):
 
     def one_to_one(self, o: Token, c: Token) -> str | None:
         """The Czech ERRANT's order: SPELL; VERB for two verbs; one lemma: POS:INFL (same UPOS)
-        or MORPH; one stem: MORPH; the shared UPOS; the mapped dependency; DET/PRON; OTHER."""
+        or MORPH; one stem: MORPH; then :meth:`word_class` (shared UPOS, mapped dependency,
+        DET/PRON, OTHER)."""
         spell = self.spelling(o, c)
         if spell is not None:
             return spell
@@ -104,17 +105,7 @@ class CzechClassifier(UDClassifier):
         if (self.same_stem(o.text, c.text)
                 and po in self.inflected_pos and pc in self.inflected_pos):
             return "MORPH"
-        if po == pc and po not in self.rare_pos:
-            return po
-        if o.dep == c.dep and o.dep in self.dep_map:
-            return self.dep_map[o.dep]
-        if {po, pc} == {"DET", "PRON"}:
-            if c.dep in PRON_DEPS:
-                return "PRON"
-            if c.dep == "poss":
-                return "DET"
-            return None
-        return "OTHER"
+        return self.word_class(o, c)
 
     def multi(self, o: Sequence[Token], c: Sequence[Token]) -> str:
         """The shared UPOS or mapped dependency; VERB(:INFL) for AUX+VERB; else OTHER."""

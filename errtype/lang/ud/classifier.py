@@ -389,6 +389,11 @@ class UDClassifier:
             return closed
         if self.near_miss(o, c) and not (lexeme is not None and self._two_words(o, c)):
             return "SPELL"
+        return self.word_class(o, c)
+
+    def word_class(self, o: Token, c: Token) -> str | None:
+        """ERRANT's last resort for a 1:1 edit: the shared UPOS, the mapped shared dependency,
+        PRON/DET by the correction's dependency (None: the multi-token rules), else OTHER."""
         if o.pos == c.pos and o.pos not in self.rare_pos:
             return o.pos
         if o.dep == c.dep and o.dep in self.dep_map:
