@@ -17,6 +17,11 @@ overlap are placed in separate corrections ("layers"), each edit typed in its ow
 
     python bench/multilingual_agreement.py [--lang uk et] [--baseline-rev REV|none]
                                            [--json OUT] [--keep DIR]
+    python bench/multilingual_agreement.py --checked tests/data/fr_checked_edits.tsv \
+                                                     tests/data/tr_checked_edits.tsv
+
+``--checked`` scores hand-checked edit files instead: the UD classifier, the same classifier
+without the language's pack, and the English rules against the annotator column.
 """
 
 from __future__ import annotations
@@ -334,6 +339,52 @@ def table(res: dict) -> str:
     return "\n".join(lines)
 
 
+_EN_NAMES = [(r"^PREP", "ADP"), (r"^CONJ", "CCONJ"), (r"^VERB:(FORM|TENSE|SVA)", "VERB:INFL"),
+              (r"^NOUN:(NUM|POSS)", "NOUN:INFL"), (r"^CONTR", "AUX")]
+
+
+def _en_name(typ: str) -> str:
+    """An ERRANT English type in UD names (PREP -> ADP ...), as type_agreement.py reads them."""
+    prefix, _, bare = typ.partition(":")
+    for a, b in _EN_NAMES:
+        bare = re.sub(a, b, bare)
+    return f"{prefix}:{bare}" if bare else typ
+
+
+def checked(path: Path) -> dict:
+    """Agreement with a hand-checked edit file (``tests/data/LANG_checked_edits.tsv``): how many
+    of its edits the UD classifier, the same classifier without the language's pack, and the
+    English rules type as the annotator column says. The language is the file name's prefix;
+    parses come from ``LANG_checked.{orig,cor}.conllu`` beside it, else from the language's
+    default parser."""
+    from errtype.annotator import Annotator
+    from errtype.lang.ud import make_classifier
+    from errtype.parse.conllu import PreParsed, read_conllu
+
+    lang = path.name.split("_")[0]
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")]
+    orig_conllu = path.with_name(f"{lang}_checked.orig.conllu")
+    if orig_conllu.is_file():
+        origs = [s for _, s in read_conllu(orig_conllu)]
+        cors = [s for _, s in read_conllu(path.with_name(f"{lang}_checked.cor.conllu"))]
+        parses = {" ".join(o.texts): (o, c) for o, c in zip(origs, cors, strict=True)}
+        ann = Annotator(lang, parser=PreParsed())
+    else:
+        ann = Annotator(lang)
+        parses = {r[0]: (ann.parse(r[0]), ann.parse(r[1])) for r in rows}
+    bare = make_classifier("")     # no pack: what a language errtype knows nothing about gets
+    systems = {"ud": ann.language.classify, "ud without pack": bare.classify,
+               "english": lambda e, o, c: _en_name(English().classify(e, o, c))}
+    agree = dict.fromkeys(systems, 0)
+    for orig, _, o_str, c_str, _, annotator, _, _ in rows:
+        o, c = parses[orig]
+        edit = next(e for e in ann.annotate(o, c) if (e.o_str, e.c_str) == (o_str, c_str))
+        for name, classify in systems.items():
+            agree[name] += classify(edit.with_type("NA"), o, c) == annotator
+    return {"file": str(path), "lang": lang, "edits": len(rows), "agree": agree}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lang", nargs="+", default=["uk", "et"], help="languages (default: uk et)")
@@ -349,7 +400,17 @@ def main(argv: list[str] | None = None) -> int:
                          "the release before issue 17); 'none' to skip")
     ap.add_argument("--retype-only", nargs=4, metavar=("LANG", "GOLD", "MODEL", "OUT"),
                     help=argparse.SUPPRESS)
+    ap.add_argument("--checked", type=Path, nargs="+",
+                    help="score hand-checked edit files (tests/data/LANG_checked_edits.tsv) "
+                         "instead of the gold corpora")
     args = ap.parse_args(argv)
+    if args.checked:
+        for path in args.checked:
+            res = checked(path)
+            print(f"{res['lang']}: {res['edits']} hand-checked edits ({res['file']}): "
+                  + ", ".join(f"{name} {n}/{res['edits']} ({100 * n / res['edits']:.1f} %)"
+                              for name, n in res["agree"].items()))
+        return 0
     if args.retype_only:   # the baseline subprocess
         lang, gold, model, out = args.retype_only
         print(json.dumps(retype_files(lang, Path(gold), Path(model), Path(out))))
