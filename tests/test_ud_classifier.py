@@ -258,6 +258,11 @@ def test_government_and_agreement_spans() -> None:
     c = "у/у/ADP/Case=Loc місті/місто/NOUN/Case=Loc"
     assert typed(o, c, PLAIN, (1, 2, 1, 2)) == "R:ADP"
     assert typed(o, c, PLAIN) == "R:ADP"                       # both words in one edit
+    # ... but not when the preposition only changed its spelling (pack alternants в/у)
+    euphony = UDClassifier(variants=variant_test(("в-/у-",)))
+    assert typed("в/в/ADP/Case=Acc місто/місто/NOUN/Case=Acc",
+                 "у/у/ADP/Case=Loc місті/місто/NOUN/Case=Loc", euphony, (1, 2, 1, 2)) \
+        == "R:NOUN:INFL"
     # the preposition dropped: the new case is governed by the verb
     dropped = "страждає/страждати/VERB на/на/ADP/Case=Acc аутизм/аутизм/NOUN/Case=Acc"
     assert typed(dropped, "страждає/страждати/VERB аутизмом/аутизм/NOUN/Case=Ins",

@@ -165,9 +165,13 @@ class UDClassifier:
             if (any(features(a.feats).get("Case") != features(b.feats).get("Case")
                     for a, b in pairs)
                     and pc is not None and "Case=" in pc.feats
-                    and (po is None or po.lower != pc.lower)):
+                    and (po is None or not self._same_word_form(po, pc))):
                 return "R:ADP"
         return found
+
+    def _same_word_form(self, a: Token, b: Token) -> bool:
+        """One word, up to case and the pack's alternants (Ukrainian в/у)."""
+        return a.lower == b.lower or (self.variants is not None and self.variants(a.text, b.text))
 
     def one_sided(self, toks: Sequence[Token]) -> str:
         """Type of an insertion or deletion, without prefix."""
