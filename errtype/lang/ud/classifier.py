@@ -16,26 +16,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
-import regex
 from rapidfuzz.distance import Indel, Levenshtein
 
 from ...edit import Edit
 from ...tokens import Sentence, Token
 from ..base import prefixed_type
 from .morph import (
-    common_prefix,
+    doubling,
+    ending_change,
     feature_diff,
     features,
     inflection_diff,
+    lemma_of,
     prefixed,
-    suffixed,
+    unlemmatised,
+    verbal,
 )
+from .relations import INFLECTED_POS, LexemeRelations
 from .resources import prefix_same_stem
 from .text import (
     HYPHENS,
     fold_marks,
+    hyphen_inversion,
     lower,
     punct_and_words,
     quote_key,
@@ -43,24 +46,18 @@ from .text import (
     similar_words,
     transposition_compatible,
     unapostrophe,
+    unhyphen,
 )
 from .wordlists import CLOSED_CLASSES, WordLists
 
 __all__ = ["INFLECTED_POS", "PRON_DEPS", "UDClassifier", "feature_diff"]
 
 RARE_POS = frozenset({"SYM", "X"})
-#: UPOS that inflect in UD languages (DET too: articles and determiners agree in case/gender)
-INFLECTED_POS = frozenset({"ADJ", "AUX", "DET", "PRON", "PROPN", "NOUN", "VERB", "NUM", "ADV"})
 DEP_MAP = {"acomp": "ADJ", "amod": "ADJ", "advmod": "ADV", "det": "DET", "prep": "PREP",
            "prt": "PART", "punct": "PUNCT"}
 PRON_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj"})
 #: which token of a multi-token inflection edit names it (nominal heads before their modifiers)
 _HEAD_ORDER = ("NOUN", "PROPN", "PRON", "VERB", "AUX", "ADJ", "DET", "NUM", "ADV")
-_NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "DET", "PRON", "NUM"})
-#: word classes without inflection: a lemma other than the form is a misreading
-_UNINFLECTED = frozenset({"ADV", "ADP", "CCONJ", "SCONJ", "PART", "INTJ"})
-#: classes for which Gender is inflection (agreement), not a property of the lexeme
-_GENDER_AGREES = frozenset({"ADJ", "DET", "PRON", "NUM"})
 _CONJ = frozenset({"CCONJ", "SCONJ"})
 _CONNECTIVE = frozenset({"CCONJ", "SCONJ", "PRON", "DET", "ADV"})
 #: closed classes in the order a word listed under several is named by
@@ -74,20 +71,12 @@ _CLOSED = frozenset({"ADP", "AUX", "CCONJ", "DET", "NUM", "PART", "PRON", "PUNCT
 _NOM_INFL = re.compile(r"(NOUN|PROPN|ADJ|DET|PRON|NUM):INFL(:.*)?")
 
 
-def _lemma(t: Token) -> str:
-    return t.lemma.lower() if t.lemma not in ("", "_") else ""
-
-
 def _same_word(a: Token, b: Token) -> bool:
-    return a.lower == b.lower or (_lemma(a) != "" and _lemma(a) == _lemma(b))
+    return a.lower == b.lower or (lemma_of(a) != "" and lemma_of(a) == lemma_of(b))
 
 
 def _similar_tokens(a: Token, b: Token) -> bool:
     return _same_word(a, b) or similar_words(a.text, b.text)
-
-
-def _verbal(t: Token) -> bool:
-    return t.pos in ("VERB", "AUX") or "VerbForm=" in t.feats
 
 
 def _trim(o: Sequence[Token], c: Sequence[Token]) -> tuple[int, int]:
@@ -101,7 +90,7 @@ def _trim(o: Sequence[Token], c: Sequence[Token]) -> tuple[int, int]:
     return i, j
 
 
-class UDClassifier:
+class UDClassifier(LexemeRelations):
     """Types edits of UD-annotated sentences.
 
     ``is_valid_word``: the SPELL lexicon (None: no SPELL decisions from a lexicon);
@@ -218,7 +207,7 @@ class UDClassifier:
         o_all, c_all = "".join(o_texts), "".join(c_texts)
         if not any(h in o_all or h in c_all for h in HYPHENS):
             return False
-        o_cat, c_cat = _unhyphen(o_all).lower(), _unhyphen(c_all).lower()
+        o_cat, c_cat = unhyphen(o_all).lower(), unhyphen(c_all).lower()
         if o_cat != c_cat or not any(ch.isalnum() for ch in o_cat):
             return False
         return ([t.lower() for t in o_texts if t not in HYPHENS]
@@ -256,7 +245,7 @@ class UDClassifier:
     def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         """The same words in another order, also across a hyphen (``Tu as`` -> ``As-tu``)."""
         return (sorted(t.lower for t in o) == sorted(t.lower for t in c)
-                or _hyphen_inversion([t.text for t in o], [t.text for t in c]))
+                or hyphen_inversion([t.text for t in o], [t.text for t in c]))
 
     def is_apostrophe_change(self, o_join: str, c_join: str) -> bool:
         """Only a word-internal apostrophe is added or dropped (``Almanyaya`` ->
@@ -284,59 +273,6 @@ class UDClassifier:
         return _similar_tokens(a, b) or prefix_same_stem(a.text, b.text)
 
     # ------------------------------------------------------------------- 1:1 edits
-    def lexeme(self, o: Token, c: Token) -> str | None:
-        """How the two forms are known to be one lexeme: ``"lemma"`` (the tagger's lemmas
-        agree), ``"lexicon"`` (the lexicon gives them a common lemma, :meth:`_readings`),
-        ``"stem"`` (the stem test), else None."""
-        if _lemma(o) and _lemma(o) == _lemma(c):
-            return "lemma"
-        if self.stems is not None and self.stems(o.text) & self._readings(c):
-            return "lexicon"
-        if self.same_stem is not None and self.same_stem(o.text, c.text):
-            return "stem"
-        return None
-
-    def _verb_lemma(self, t: Token) -> bool:
-        """``t`` can be a verb: its tagger lemma or a lemma the lexicon gives it ends like the
-        language's verb lemmas (always true without a pack ``INFINITIVE`` list)."""
-        if not self.words.infinitives:
-            return True
-        lemmas = {_lemma(t)} | (self.stems(t.text) if self.stems is not None else frozenset())
-        return any(self.words.infinitive(lemma) for lemma in lemmas if lemma)
-
-    def _readings(self, t: Token) -> frozenset[str]:
-        """The lexicon's lemmas of ``t``, narrowed to the tagger's when it is one of them
-        (``content`` is ``content`` or a form of ``conter``; tagged ``content``, it is not
-        ``conter``). Applied to the correction only: on the erroneous side the tagger is
-        often wrong (``разом`` tagged ADV is also a form of ``раз``)."""
-        stems = self.stems(t.text) if self.stems is not None else frozenset()
-        lemma = _lemma(t)
-        return frozenset((lemma,)) if lemma in stems else stems
-
-    def plausible(self, t: Token) -> bool | None:
-        """Whether the tagger's analysis of ``t`` can be right (None: nothing tells).
-
-        Implausible: a verb whose lemma does not end like the language's verb lemmas (pack
-        ``INFINITIVE``: ``rouge`` VERB); a verb with a case but no VerbForm (``çantama``); a
-        lemma the lexicon does not give the form; a word
-        class that does not inflect (ADV, ADP, conjunctions, PART, INTJ) with a lemma the
-        lexicon gives as the lemma of another form (``mangent`` ADV ``manger``). Plausible:
-        the lexicon gives the form that lemma."""
-        lemma = _lemma(t)
-        if t.pos == "VERB" and lemma and not self._verb_lemma(t):
-            return False
-        feats = features(t.feats)
-        if t.pos == "VERB" and "Case" in feats and "VerbForm" not in feats:
-            return False    # only non-finite verb forms (VerbForm) take a case
-        if self.stems is None:
-            return None
-        stems = self.stems(t.text)
-        if not stems:
-            return None
-        if t.pos in _UNINFLECTED and lemma != t.lower and lemma in stems:
-            return False
-        return lemma in stems
-
     def one_to_one(self, o: Token, c: Token) -> str | None:
         """The type of a one-token replacement (None: fall through to the multi-token rules).
 
@@ -351,7 +287,7 @@ class UDClassifier:
         o, c = self.reanalysed(o), self.reanalysed(c)
         lexeme = self.lexeme(o, c)
         if (lexeme is not None and (lexeme != "stem" or o.pos == c.pos) and inflection_diff(o, c)
-                and (_ending_change(o, c) or not self._unknown(o))):
+                and (ending_change(o, c) or not self._unknown(o))):
             pos = self.inflection_pos(o, c, lexeme)
             if pos:
                 return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
@@ -361,9 +297,9 @@ class UDClassifier:
         spell = self.spelling(o, c)
         if spell is not None:
             return spell
-        if _doubling(o.lower, c.lower) and o.pos not in _CLOSED:
+        if doubling(o.lower, c.lower) and o.pos not in _CLOSED:
             return "SPELL"      # a letter doubled or undoubled: tekkivad/tekivad, засяло/засяяло
-        if (lexeme == "stem" and not _ending_change(o, c) and self.near_miss(o, c)
+        if (lexeme == "stem" and not ending_change(o, c) and self.near_miss(o, c)
                 and not self._two_words(o, c)):
             return "SPELL"      # one letter inside related-looking words: contant/content
         if lexeme is not None:
@@ -373,12 +309,12 @@ class UDClassifier:
                     return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
                 closed = self.word_classes(o)     # function words are not derived
                 return next((p for p in _CLASS_ORDER if p in closed), "MORPH")
-            if o.pos in self.inflected_pos and (lexeme != "stem" or _unlemmatised(o, c)
-                                                 or _ending_change(o, c)):
+            if o.pos in self.inflected_pos and (lexeme != "stem" or unlemmatised(o, c)
+                                                 or ending_change(o, c)):
                 # another form the tagger did not tell apart (sõbra/sõber, ma/mina), unless,
                 # without a lexicon to say the original is a word, one letter inside the word is
                 # off (хатта/хата): a misspelling
-                if (self.is_valid_word is None and not _ending_change(o, c)
+                if (self.is_valid_word is None and not ending_change(o, c)
                         and Levenshtein.distance(o.lower, c.lower, score_cutoff=1) <= 1):
                     return "SPELL"
                 return o.pos + ":INFL" + self.feature_suffix([(o, c)])
@@ -410,90 +346,6 @@ class UDClassifier:
             return None
         return "OTHER"
 
-    def reanalysed(self, t: Token) -> Token:
-        """``t`` as a verb when the tagger misread one (it is often wrong exactly on the edited
-        word): its analysis is implausible (:meth:`plausible`) and every lemma the lexicon gives
-        the form ends like the language's verb lemmas (pack ``INFINITIVE`` list: French
-        ``viens`` tagged NOUN ``vien`` is a form of ``venir``). The lexicon's lemma replaces
-        the tagger's; the tagger's features, read for another word class, are dropped."""
-        if self.stems is None or not self.words.infinitives or t.pos in ("VERB", "AUX"):
-            return t
-        stems = self.stems(t.text)
-        if (not stems or not all(self.words.infinitive(s) for s in stems)
-                or self.plausible(t) is not False):
-            return t
-        return replace(t, pos="VERB", lemma=min(stems), feats="")
-
-    def inflection_pos(self, o: Token, c: Token, lexeme: str) -> str | None:
-        """The POS naming an inflection error between two forms of one lexeme, or None
-        (derivation).
-
-        Same UPOS: that UPOS. Two UPOS of one paradigm (:meth:`paradigm_pos`): the correction's.
-        Otherwise the tagger misread one side (the erroneous form especially: it is an error):
-        the side whose tagger lemma the lexicon confirms is believed, the correction by default;
-        with only the stem test as evidence, this needs a sign that the original's analysis is
-        implausible (its lemma unconfirmed by the lexicon, or the word unknown to it), else it is
-        derivation.
-        """
-        if o.pos == c.pos:
-            return o.pos if o.pos in self.inflected_pos else None
-        pos = self.paradigm_pos(o, c)
-        if pos:
-            return pos
-        po, pc = self.plausible(o), self.plausible(c)
-        if pc is False and po is not False:
-            trusted = o
-        elif lexeme != "stem" or po is False or (po is None and self._unknown(o)):
-            trusted = c
-        else:
-            return None
-        return trusted.pos if trusted.pos in self.inflected_pos else None
-
-    def _two_words(self, o: Token, c: Token) -> bool:
-        """The lexicon knows both forms, each with lemmas of its own: related but different
-        words (отримаєте: отримати, отримуєте: отримувати), never a misspelling."""
-        if self.stems is None:
-            return False
-        so, sc = self.stems(o.text), self.stems(c.text)
-        return bool(so) and bool(sc) and not so & sc
-
-    def _unknown(self, t: Token) -> bool:
-        return (self.is_valid_word is not None and t.text.isalpha()
-                and not self.is_valid_word(t.text))
-
-    def related_forms(self, o: Token, c: Token) -> tuple[str, str] | None:
-        """Two lexemes that grammar pairs as forms of one word, with the POS to name them:
-        aspect partners (verbs whose lemmas differ by a short prefix, the correction with an
-        Aspect: писати/написати, robić/zrobić, делать/сделать; or share a stem with Aspect
-        values that differ: давати/дати), verbs whose lemmas differ by a short suffix (the
-        reflexive voice: використовувати/використовуватися) and suppletive comparison from
-        the pack's DEGREE lists (добрий/кращий, good/better). Lemmas are the tagger's and, for
-        a form whose tagger lemma the lexicon does not give it, the lexicon's. Returns (POS,
-        the feature the relation changes: Aspect, Degree or '' for voice)."""
-        if _verbal(o) and _verbal(c):
-            ao, ac = features(o.feats).get("Aspect"), features(c.feats).get("Aspect")
-            pairs = [(lo, lc) for lo in self._lemmas(o) for lc in self._lemmas(c)]
-            verb = c.pos if c.pos in ("VERB", "AUX") else "VERB"
-            if ac and any(prefixed(lo, lc) for lo, lc in pairs):
-                return verb, "Aspect"   # the original's Aspect is often misread: it is the error
-            if ao and ac and ao != ac and self.same_stem is not None and any(
-                    self.same_stem(lo, lc) for lo, lc in pairs):
-                return verb, "Aspect"
-            if o.pos == c.pos and any(suffixed(lo, lc) for lo, lc in pairs):
-                return verb, ""
-        if self.words.comparison(_lemma(o) or o.lower, _lemma(c) or c.lower) or \
-                self.words.comparison(o.lower, c.lower):
-            pos = c.pos if c.pos in ("ADJ", "ADV") else o.pos if o.pos in ("ADJ", "ADV") else None
-            return (pos, "Degree") if pos else None
-        return None
-
-    def _lemmas(self, t: Token) -> set[str]:
-        """The tagger's lemma of ``t``, or the lexicon's when it does not confirm the tagger's."""
-        lemma = _lemma(t)
-        if self.plausible(t) is False and self.stems is not None:
-            return set(self.stems(t.text)) | ({lemma} if lemma else set())
-        return {lemma} if lemma else set()
-
     def spelling(self, o: Token, c: Token) -> str | None:
         """SPELL when the lexicon rejects the original word, accepts the correction and the two
         are close: one character edit, or more than half of the characters shared. (When it
@@ -506,11 +358,6 @@ class UDClassifier:
         if self.is_valid_word(o.text):  # lookups last: the slow part
             return None
         return "SPELL" if not c.text.isalpha() or self._known(c) else None
-
-    def _known(self, t: Token) -> bool:
-        """The lexicon knows the (corrected) word, as a compound too."""
-        known = getattr(self.is_valid_word, "accepts_compound", self.is_valid_word)
-        return bool(known(t.text))
 
     def near_miss(self, o: Token, c: Token) -> bool:
         """Unrelated content words one character edit apart (two for words of 8+ characters),
@@ -544,30 +391,6 @@ class UDClassifier:
         if c.pos in shared:
             return c.pos
         return next(p for p in _CLASS_ORDER if p in shared)
-
-    def paradigm_pos(self, o: Token, c: Token) -> str | None:
-        """For one lexeme under two UPOS: the POS naming it when both tags belong to one
-        paradigm; None otherwise.
-
-        Nominal (NOUN PROPN ADJ DET PRON NUM): the correction's, but the agreeing class when
-        Gender changes and the original's when only its analysis is plausible. Verbal (VERB,
-        AUX, any form with a VerbForm feature: participles and converbs, or an adjective beside
-        a plausible verb, as taggers often leave participles without VerbForm: наповнено/
-        наповнене): VERB or AUX."""
-        verb = next((t for t in (o, c) if t.pos in ("VERB", "AUX")), None)
-        if ((_verbal(o) or o.pos == "ADJ") and (_verbal(c) or c.pos == "ADJ")
-                and verb is not None and self._verb_lemma(verb)):
-            return c.pos if c.pos in ("VERB", "AUX") else "VERB"
-        if o.pos in _NOMINAL and c.pos in _NOMINAL:
-            if features(o.feats).get("Gender") != features(c.feats).get("Gender"):
-                # nouns do not change gender: the agreeing reading is the right one
-                for t in (c, o):
-                    if t.pos in _GENDER_AGREES:
-                        return t.pos
-            if self.plausible(c) is False and self.plausible(o):
-                return o.pos
-            return c.pos
-        return None
 
     def connective_pos(self, o: Token, c: Token) -> str | None:
         """A conjunction replacing, or replaced by, another clause-linking word (relative
@@ -701,8 +524,8 @@ class UDClassifier:
             found = self.one_to_one(wo[0], wc[0])   # a word change with punctuation around it
             if found:
                 return found
-        verbal = all(_verbal(t) for t in o) and all(_verbal(t) for t in c)
-        if verbal:
+        verb_group = all(verbal(t) for t in o) and all(verbal(t) for t in c)
+        if verb_group:
             vo = [t for t in o if t.pos != "AUX"] or list(o[-1:])
             vc = [t for t in c if t.pos != "AUX"] or list(c[-1:])
             related = self.related_forms(vo[-1], vc[-1])
@@ -713,58 +536,16 @@ class UDClassifier:
         found = self._shared_tag(pos, {t.dep for t in o} | {t.dep for t in c})
         if found:
             return found
-        return "VERB" if verbal else "OTHER"
+        return "VERB" if verb_group else "OTHER"
 
 
 _NOUN_PHRASE = frozenset({"DET", "NOUN", "PROPN", "ADJ", "NUM"})
 #: word classes a multi-token inflection edit may add or drop beside its paired words
 _FUNCTION = frozenset({"ADP", "AUX", "DET", "PART", "PUNCT", "CCONJ", "SCONJ"})
-_HYPHEN_SPLIT = regex.compile("[" + "".join(regex.escape(h) for h in sorted(HYPHENS)) + "]")
-_UNHYPHEN = str.maketrans("", "", "".join(HYPHENS))
-
-
-def _unhyphen(text: str) -> str:
-    return text.translate(_UNHYPHEN)
-
-
-def _ending_change(o: Token, c: Token) -> bool:
-    """The forms differ only in their endings: all but at most one letter of the shorter form
-    starts the other (Kemeris/Kemerisse, майоріє/майоріла; not tekkivad/tekivad)."""
-    return min(len(o.lower), len(c.lower)) - common_prefix(o.lower, c.lower) <= 1
-
-
-def _unlemmatised(o: Token, c: Token) -> bool:
-    """The tagger's lemmas do not tell the lexemes apart: it gave one form itself as its lemma
-    while the other's lemma is another string (it did not recognise that form: sõbra/sõbra
-    beside sõber/sõber), or both forms are their own lemmas and differ only in the ending
-    (Бенкс/Бенксе)."""
-    o_self, c_self = o.lower == _lemma(o), c.lower == _lemma(c)
-    return o_self != c_self or (o_self and c_self and _ending_change(o, c))
-
-
-def _hyphen_inversion(o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
-    """The words are reordered across a hyphen (``Tu as`` -> ``As-tu``)."""
-    if not any(h in t for t in (*o_texts, *c_texts) for h in HYPHENS):
-        return False
-
-    def parts(texts: Sequence[str]) -> list[str]:
-        return [p for t in texts for p in _HYPHEN_SPLIT.split(t.lower()) if p]
-    po, pc = parts(o_texts), parts(c_texts)
-    return len(po) > 1 and po != pc and sorted(po) == sorted(pc)
 
 
 def _function_word(t: Token) -> bool:
     return t.pos in _FUNCTION and (t.pos != "ADP" or "Case=" in t.feats)
-
-
-def _doubling(a: str, b: str) -> bool:
-    """One form is the other with one letter doubled (tekivad/tekkivad, засяло/засяяло)."""
-    if len(a) > len(b):
-        a, b = b, a
-    if len(b) != len(a) + 1:
-        return False
-    k = common_prefix(a, b)
-    return b[k + 1:] == a[k:] and 0 < k and b[k] == b[k - 1]
 
 
 def _wordlike(t: Token) -> bool:

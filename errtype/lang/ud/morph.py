@@ -13,8 +13,9 @@ from types import MappingProxyType
 
 from ...tokens import Token
 
-__all__ = ["LEXICAL_FEATURES", "common_prefix", "feature_diff", "features", "inflection_diff",
-           "prefixed", "suffixed"]
+__all__ = ["LEXICAL_FEATURES", "common_prefix", "doubling", "ending_change", "feature_diff",
+           "features", "inflection_diff", "lemma_of", "prefixed", "suffixed", "unlemmatised",
+           "verbal"]
 
 #: UD features that describe the word or its spelling rather than an inflected form: two forms
 #: differing only in these are not an inflection error (``Orth=Alt`` is a spelling variant,
@@ -95,3 +96,38 @@ def suffixed(a: str, b: str, longest: int = 3, base: int = 3) -> bool:
         a, b = b, a
     extra = len(b) - len(a)
     return 0 < extra <= longest and len(a) >= base and b.startswith(a) and b[len(a):].isalpha()
+
+
+def doubling(a: str, b: str) -> bool:
+    """One form is the other with one letter doubled (tekivad/tekkivad, засяло/засяяло)."""
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) != len(a) + 1:
+        return False
+    k = common_prefix(a, b)
+    return b[k + 1:] == a[k:] and 0 < k and b[k] == b[k - 1]
+
+
+def lemma_of(t: Token) -> str:
+    """The lower-cased lemma of ``t`` ("" when the tagger gave none)."""
+    return t.lemma.lower() if t.lemma not in ("", "_") else ""
+
+
+def verbal(t: Token) -> bool:
+    """A verb, an auxiliary or any form with a VerbForm (participles, converbs)."""
+    return t.pos in ("VERB", "AUX") or "VerbForm=" in t.feats
+
+
+def ending_change(o: Token, c: Token) -> bool:
+    """The forms differ only in their endings: all but at most one letter of the shorter form
+    starts the other (Kemeris/Kemerisse, майоріє/майоріла; not tekkivad/tekivad)."""
+    return min(len(o.lower), len(c.lower)) - common_prefix(o.lower, c.lower) <= 1
+
+
+def unlemmatised(o: Token, c: Token) -> bool:
+    """The tagger's lemmas do not tell the lexemes apart: it gave one form itself as its lemma
+    while the other's lemma is another string (it did not recognise that form: sõbra/sõbra
+    beside sõber/sõber), or both forms are their own lemmas and differ only in the ending
+    (Бенкс/Бенксе)."""
+    o_self, c_self = o.lower == lemma_of(o), c.lower == lemma_of(c)
+    return o_self != c_self or (o_self and c_self and ending_change(o, c))

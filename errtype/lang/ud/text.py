@@ -13,9 +13,9 @@ from rapidfuzz.distance import Indel
 
 T = TypeVar("T")
 
-__all__ = ["HYPHENS", "fold_marks", "is_punct_char", "lower", "moving_assignment",
-           "punct_and_words", "quote_key", "reordered", "similar_words", "strip_punct",
-           "transposition_compatible", "unapostrophe"]
+__all__ = ["HYPHENS", "fold_marks", "hyphen_inversion", "is_punct_char", "lower",
+           "moving_assignment", "punct_and_words", "quote_key", "reordered", "similar_words",
+           "strip_punct", "transposition_compatible", "unapostrophe", "unhyphen"]
 
 #: quotation marks of any script (ASCII, typographic, low-9, guillemets, CJK corner brackets)
 QUOTES = frozenset("\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
@@ -142,3 +142,23 @@ def reordered(src: Sequence[T], tgt: Sequence[T], recurs: Callable[[T, T], bool]
                 order.append(j)
                 break
     return len(order) >= 2 and order != sorted(order)
+
+
+_HYPHEN_SPLIT = regex.compile("[" + "".join(regex.escape(h) for h in sorted(HYPHENS)) + "]")
+_UNHYPHEN = str.maketrans("", "", "".join(sorted(HYPHENS)))
+
+
+def unhyphen(text: str) -> str:
+    """``text`` without hyphens."""
+    return text.translate(_UNHYPHEN)
+
+
+def hyphen_inversion(o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
+    """The words are reordered across a hyphen (``Tu as`` -> ``As-tu``)."""
+    if not any(h in t for t in (*o_texts, *c_texts) for h in HYPHENS):
+        return False
+
+    def parts(texts: Sequence[str]) -> list[str]:
+        return [p for t in texts for p in _HYPHEN_SPLIT.split(t.lower()) if p]
+    po, pc = parts(o_texts), parts(c_texts)
+    return len(po) > 1 and po != pc and sorted(po) == sorted(pc)
