@@ -276,11 +276,14 @@ class UDClassifier(LexemeRelations):
     def one_to_one(self, o: Token, c: Token) -> str | None:
         """The type of a one-token replacement (None: fall through to the multi-token rules).
 
-        Order: pack alternants (SPELL); one lexeme with other inflectional features (INFL);
-        aspect partners and suppletive comparison (INFL); a word the lexicon rejects, close to
-        its correction (SPELL); one lexeme otherwise (INFL of a form variant, or MORPH across
-        word classes); closed-class word choice; a real-word near miss (SPELL); the shared UPOS;
-        a conjunction for another clause-linking word; OTHER.
+        Order: pack alternants (SPELL); verbs the tagger misread re-read (:meth:`reanalysed`);
+        one lexeme with other inflectional features (INFL); related lexemes: aspect partners,
+        the reflexive voice, suppletive comparison (INFL); a non-word close to a correction the
+        lexicon knows, a doubled letter, one letter off inside related-looking words (SPELL);
+        one lexeme otherwise (INFL across a paradigm or of a form variant, MORPH across word
+        classes, the class of a function word); closed classes by the pack's lists, a
+        conjunction for another clause-linking word, the tagger's closed class; a real-word
+        near miss (SPELL); :meth:`word_class`.
         """
         if self.variants is not None and self.variants(o.text, c.text):
             return "SPELL"
