@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, LineCountError
 from ..m2 import M2Block, read_m2
 from ..score.extract import extract_edits
+from ..score.suite import is_m2
 from ..textio import read_lines
 
 PathLike = str | os.PathLike[str]
@@ -44,26 +44,6 @@ class ReportInput:
     @property
     def sources(self) -> list[str]:
         return [b.source for b in self.gold]
-
-
-def is_m2(path: PathLike) -> bool:
-    """An ``.m2`` name, or a first non-blank line that starts with ``S ``."""
-    if str(path).endswith(".m2"):
-        return True
-    for ln in read_lines(path):
-        if ln.text.strip():
-            return ln.text.startswith("S ")
-    return False
-
-
-def parse_system_arg(arg: str) -> tuple[str, str]:
-    """``NAME=FILE`` (or just ``FILE``, named by its file name)."""
-    name, sep, path = arg.partition("=")
-    if not sep:
-        return Path(arg).name, arg
-    if not name or not path:
-        raise InputError(f"expected NAME=FILE, got {arg!r}")
-    return name, path
 
 
 def _text_lines(path: PathLike, expected: int, gold_name: str) -> list[str]:

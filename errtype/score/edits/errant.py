@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ...errors import InputError, LineCountError
 from ...m2 import M2Block, M2Edit, annotation_block, read_m2
@@ -499,7 +499,10 @@ class ErrantMetric:
     beta: float = 0.5
     lang: str = "en"
     annotator: Any = field(default=None, repr=False, compare=False)
+    #: how a scoring suite makes the gold edits from an M2 gold (errtype.score.suite.EDIT_GOLD)
+    gold_edits: str = "m2"
     name: str = "errant"
+    uses: ClassVar[tuple[str, ...]] = ("gold", "hyp_edits")
 
     @property
     def main(self) -> str:
@@ -507,8 +510,12 @@ class ErrantMetric:
         return f"f{float(self.beta)}"
 
     def settings(self) -> dict[str, Any]:
-        return {"mode": self.mode, "beta": float(self.beta), "round": 4,
-                "compat": "errant-3.0.2"}
+        out = {"mode": self.mode, "beta": float(self.beta), "round": 4, "compat": "errant-3.0.2"}
+        out.update(self._gold_setting())
+        return out
+
+    def _gold_setting(self) -> dict[str, str]:
+        return {"gold": self.gold_edits} if self.gold_edits != "m2" else {}
 
     def hyp_blocks(self, data: ScoreInput) -> list[M2Block]:
         """The hypothesis' edits: given, or extracted with the annotator (once per system)."""
@@ -518,4 +525,5 @@ class ErrantMetric:
 
     def score(self, data: ScoreInput) -> ScoreResult:
         return errant_score(self.hyp_blocks(data), list(data.gold), mode=self.mode,
-                            beta=self.beta, hyp_name=data.name)
+                            beta=self.beta, hyp_name=data.name,
+                            extra_settings=self._gold_setting())

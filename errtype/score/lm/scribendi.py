@@ -22,7 +22,7 @@ import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from rapidfuzz import fuzz
 from rapidfuzz import utils as rf_utils
@@ -171,7 +171,9 @@ class ScribendiMetric:
     tsr: str = "fuzzywuzzy"
     batch_size: int | None = None
     name: str = "scribendi"
-    main = "score"
+    main: ClassVar[str] = "score"
+    scale: ClassVar[float] = 1
+    uses: ClassVar[tuple[str, ...]] = ()
     _scorer: Scribendi | None = field(default=None, init=False, repr=False, compare=False)
 
     def scorer(self) -> Scribendi:
