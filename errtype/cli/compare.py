@@ -13,7 +13,8 @@ import sys
 
 from ..errors import ErrtypeError
 from ..m2 import read_m2
-from ..score.edits.errant import ErrantResult, errant_score, errant_score_text
+from ..score.edits.errant import ErrantResult, errant_score_text
+from ..score.registry import get_metric
 
 PROG = "errtype-compare"
 
@@ -107,18 +108,20 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("text mode needs -orig, -hyp_text and -ref_text")
     elif args.hyp is None or args.ref is None:
         parser.error("the following arguments are required: -hyp, -ref")
-    options = dict(mode=_mode(args), beta=args.beta, single=args.single, multi=args.multi,
-                   filt=args.filt, cat=args.cat, trace=args.verbose)
+    metric = get_metric("errant", mode=_mode(args), beta=args.beta, single=args.single,
+                        multi=args.multi, filt=args.filt, cat=args.cat)
     try:
         result: ErrantResult
         if text_mode:
             result = errant_score_text(args.orig, args.hyp_text, args.ref_text, lang=args.lang,
                                        tokenize=args.tok, lev=args.lev, merging=args.merge,
-                                       encoding_errors=args.encoding_errors, **options)
+                                       encoding_errors=args.encoding_errors,
+                                       **metric.options(), trace=args.verbose)
         else:
-            result = errant_score(read_m2(args.hyp, errors=args.encoding_errors),
-                                  read_m2(args.ref, errors=args.encoding_errors),
-                                  hyp_name=args.hyp, ref_name=args.ref, **options)
+            result = metric.score_blocks(read_m2(args.hyp, errors=args.encoding_errors),
+                                         read_m2(args.ref, errors=args.encoding_errors),
+                                         hyp_name=args.hyp, ref_name=args.ref,
+                                         trace=args.verbose)
         out = result.errant_text(verbose=args.verbose)
         sys.stdout.write(out)
         if args.signature:

@@ -16,7 +16,8 @@ import json
 import os
 import sys
 
-from ..score.ngram.gleu import GLEU, read_gleu_inputs
+from ..score.ngram.gleu import read_gleu_inputs
+from ..score.registry import get_metric
 from ..textio import atomic_output
 from .common import run
 
@@ -54,9 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.hypothesis and not args.human:
             print(f"{PROG}: error: give -o HYP or --human", file=sys.stderr)
             return 2
-        scorer = GLEU(order=args.n, iterations=args.iterations,
-                      draw="py3" if args.py3_random else "py2", tokenize=args.tokenize,
-                      sentence_level=args.sent or bool(args.json))
+        scorer = get_metric("gleu", order=args.n, iterations=args.iterations,
+                            draw="py3" if args.py3_random else "py2", tokenize=args.tokenize,
+                            sentence_level=args.sent or bool(args.json)).scorer()
         results = {}
         for hpath in args.hypothesis:
             src, refs, hyp = read_gleu_inputs(args.source, args.reference, hpath)

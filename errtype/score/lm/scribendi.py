@@ -163,13 +163,17 @@ def scribendi(sources: Sequence[str], hypotheses: Sequence[str],
 @dataclass
 class ScribendiMetric:
     """The Scribendi score of a system's hypotheses against its sources (no references); the
-    language model (``lm``: a :func:`~errtype.score.lm.models.load_lm` spec) is loaded on first
-    use and its perplexities are shared by every system this object scores."""
+    language model (``lm``: a :func:`~errtype.score.lm.models.load_lm` spec, with its
+    ``batch_size``, ``lowercase``, ``local_files_only`` and ``device``) is loaded on first use and
+    its perplexities are shared by every system this object scores."""
 
     lm: str = "default"
     threshold: float = 0.8
     tsr: str = "fuzzywuzzy"
     batch_size: int | None = None
+    lowercase: bool = False
+    local_files_only: bool = False
+    device: str = "cpu"
     name: str = "scribendi"
     main: ClassVar[str] = "score"
     scale: ClassVar[float] = 1
@@ -178,8 +182,9 @@ class ScribendiMetric:
 
     def scorer(self) -> Scribendi:
         if self._scorer is None:
-            self._scorer = Scribendi(self.lm, threshold=self.threshold, tsr=self.tsr,
-                                     batch_size=self.batch_size)
+            lm = load_lm(self.lm, batch_size=self.batch_size, lowercase=self.lowercase,
+                         local_files_only=self.local_files_only, device=self.device)
+            self._scorer = Scribendi(lm, threshold=self.threshold, tsr=self.tsr)
         return self._scorer
 
     def settings(self) -> dict[str, Any]:
