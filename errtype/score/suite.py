@@ -28,7 +28,7 @@ from .extract import annotate_to_blocks, apply_edits, extract_edits, gold_refere
 from .registry import Metric, ScoreInput, describe
 
 __all__ = ["EDIT_GOLD", "Row", "Suite", "SuiteSystem", "is_m2", "load_suite",
-           "parse_system_arg", "score_systems"]
+           "parse_system_arg", "retype", "score_systems"]
 
 PathLike = str | os.PathLike[str]
 
@@ -39,6 +39,18 @@ EDIT_GOLD = {
             "(errant_m2 -auto; what SEEDA's ERRANT columns use)",
     "retype": "the gold M2's edits re-typed by the annotator (errant_m2 -gold)",
 }
+
+
+def retype(annotator: Any, gold: Sequence[M2Block]) -> list[M2Block]:
+    """The gold blocks with their edits re-typed by the annotator (``errtype-m2 -gold``)."""
+    from ..convert import reannotate_block
+
+    out = []
+    for b in gold:
+        text = reannotate_block(annotator, b, "gold")
+        new = next(iter(read_m2(text.splitlines(), name="<retyped>")))
+        out.append(M2Block(b.source, new.edits, b.line))
+    return out
 
 
 def is_m2(path: PathLike) -> bool:
@@ -64,7 +76,8 @@ def parse_system_arg(arg: str) -> tuple[str, str]:
 def _text_lines(path: PathLike, expected: int | None, what: str) -> list[str]:
     lines = [ln.text.strip() for ln in read_lines(path)]
     if expected is not None and len(lines) != expected:
-        raise LineCountError(f"{len(lines)} lines, but {what} has {expected}", path=str(path))
+        raise LineCountError(f"{len(lines)} lines, but {what} has {expected} sentences",
+                             path=str(path))
     return lines
 
 
@@ -101,6 +114,7 @@ class Suite:
     notes: list[str] = field(default_factory=list)
 
     def annotator(self) -> Any:
+        """The annotator that extracts edits (made on first use)."""
         if self._annotator is None:
             if self._annotator_factory is None:
                 from .. import load
@@ -110,9 +124,13 @@ class Suite:
                 self._annotator = self._annotator_factory()
         return self._annotator
 
+    def annotator_if_loaded(self) -> Any:
+        return self._annotator
+
     @property
-    def has_gold(self) -> bool:
-        return self._gold is not None or self._references is not None
+    def is_m2_gold(self) -> bool:
+        """The gold was an M2 file (not reference texts)."""
+        return self._gold is not None and not self._gold_extracted
 
     def gold(self) -> list[M2Block]:
         """The gold M2 blocks (extracted from the reference texts when those were given)."""
@@ -124,7 +142,7 @@ class Suite:
             self._gold = annotate_to_blocks(self.annotator(), items)
             self._gold_extracted = True
             self.notes.append(f"gold edits extracted from {len(self._references)} reference "
-                              f"text(s) by errtype's {self.annotator().lang} annotator")
+                              f"text(s) by errtype's {self.lang} annotator")
         return self._gold
 
     def references(self) -> list[list[str]]:
@@ -147,12 +165,7 @@ class Suite:
                 items = [(s, [r[i] for r in refs]) for i, s in enumerate(self.sources)]
                 self._edit_gold[mode] = annotate_to_blocks(self.annotator(), items)
             else:
-                from ..convert import reannotate_block
-
-                self._edit_gold[mode] = [
-                    next(iter(read_m2(reannotate_block(self.annotator(), b, "gold").splitlines(),
-                                      name="<retyped>")))
-                    for b in self.gold()]
+                self._edit_gold[mode] = retype(self.annotator(), self.gold())
         return self._edit_gold[mode]
 
     def hyp_blocks(self) -> dict[str, list[M2Block]]:
@@ -211,7 +224,8 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
                                      path=str(src), line=i + 1)
     else:
         if src is None:
-            raise InputError("reference texts (or no reference) need the source (--src)")
+            raise InputError("parallel references need the source (--src)" if ref else
+                             "without a reference, give the source (--src)")
         if any(is_m2(r) for r in ref):
             raise InputError("give one M2 gold file, or reference text files, not both")
         sources = _text_lines(src, None, "")
@@ -224,15 +238,16 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
             if len(blocks) != len(sources):
                 raise LineCountError(f"{len(blocks)} sentences, but the gold {gold_name} has "
                                      f"{len(sources)}", path=str(path))
-            for hb, s in zip(blocks, sources, strict=True):
+            for i, (hb, s) in enumerate(zip(blocks, sources, strict=True)):
                 if hb.tokens != s.split():
-                    raise InputError(f"the system sentence differs from the source "
-                                     f"{s[:60]!r}", path=str(path), line=hb.line)
+                    where = f" (gold line {gold[i].line})" if gold is not None else ""
+                    raise InputError(f"the system sentence differs from the gold sentence "
+                                     f"{s[:60]!r}{where}", path=str(path), line=hb.line)
             hyps = [apply_edits(b.tokens, b.edits_by_annotator().get(0, [])) for b in blocks]
             out.append(SuiteSystem(name, str(path), hyps, blocks))
         else:
             out.append(SuiteSystem(name, str(path),
-                                   _text_lines(path, len(sources), f"the source {gold_name}")))
+                                   _text_lines(path, len(sources), f"the gold {gold_name}")))
     return Suite(sources, out, gold_name, lang, gold, refs, annotator)
 
 
