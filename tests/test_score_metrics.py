@@ -47,6 +47,12 @@ def test_m2_conventions() -> None:
     res = score("m2")
     assert (res.counts["correct"], res.counts["proposed"], res.counts["gold"]) == (1, 2, 1)
     assert res.corpus["f0.5"] == pytest.approx(prf(1, 1, 0)[2]) == pytest.approx(5 / 9)
+    # no edit on either side: P = R = F = 1 (METRICS.md 2.1); an empty hypothesis deletes
+    empty = [M2Block("ok .", [])]
+    assert score("m2", ["ok ."], None, empty).corpus == {"p": 1.0, "r": 1.0, "f0.5": 1.0}
+    deleted = score("m2", [""], None, empty)
+    assert deleted.counts["correct"] == 0 and deleted.counts["proposed"] >= 1
+    assert deleted.corpus["f0.5"] == 0.0
 
 
 def test_sentm2_conventions() -> None:
@@ -74,6 +80,9 @@ def test_errant_conventions() -> None:
     res = score("errant")
     assert (res.counts["tp"], res.counts["fp"], res.counts["fn"]) == (0, 2, 1)
     assert res.corpus["f0.5"] == 0.0
+    # nothing to find and nothing proposed: errant_compare's P = R = F = 1
+    nothing = score("errant", ["a b c"], [HYP_BLOCKS[0]], [GOLD[0]])
+    assert nothing.corpus == {"p": 1.0, "r": 1.0, "f0.5": 1.0}
 
 
 def test_senterrant_conventions() -> None:
@@ -136,6 +145,11 @@ def test_goto_weights_and_scores(tmp_path: Path) -> None:
     assert (s2["tn"], s2["fn"]) == pytest.approx((1 / 3, 2 / 3))
     assert res["S2"].corpus["f0.5"] == 0.0
     assert res["S2"].corpus["accuracy"] == pytest.approx(1 / 3)
+    # an empty gold weighs nothing: GoToScorer gives 0, not M2's 1
+    empty = ScoreInput([M2Block("a b", [])], ["a b"], [M2Block("a b", [NOOP])])
+    quiet = get_metric("goto")
+    quiet.prepare([empty])
+    assert quiet.score(empty).corpus == {"p": 0.0, "r": 0.0, "f0.5": 0.0, "accuracy": 0.0}
     assert (s3["fp"], s3["fn"]) == pytest.approx((1 / 3, 2 / 3))
     # the weight file round trip (the authors' format)
     path = tmp_path / "w.txt"
