@@ -64,6 +64,9 @@ CASES = {
     "errtype-meta sentence": (["meta", "sentence", "--judgments", "{human}", "--m2", "{gold}",
                                "{cor}", "-o", "{out}"], "file", None, None),
     "errtype-meta ew": (["meta", "ew", "{human}", "--json", "{out}"], "file", None, None),
+    "errtype score": (["score", "-m", "gleu", "m2", "--src", "{text}", "--ref", "{cor}",
+                       "--hyp", "S={cor}", "-o", "{out}"], "file",
+                      "give the gold M2 as --ref GOLD.m2", None),
     "errtype lint": (["lint", "{m2}", "-o", "{out}"], "file", None, "errtype-m2 -orig ORIG"),
     "errtype convert m2-to-text": (["convert", "m2-to-text", "{m2}", "-o", "{out}"], "prefix",
                                    None, "text-to-m2"),
@@ -106,7 +109,6 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
 
     import errtype.annotator
     import errtype.cli.download
-    import errtype.cli.scribendi
     import errtype.download
     import errtype.parse.udpipe
     import errtype.report
@@ -117,7 +119,6 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(spacy, "load", _fail)
     monkeypatch.setattr(errtype.parse.udpipe.UDPipeParser, "__init__", _fail)
     monkeypatch.setattr(errtype.score.lm.models, "load_lm", _fail)
-    monkeypatch.setattr(errtype.cli.scribendi, "load_lm", _fail)
     monkeypatch.setattr(errtype.report, "load_input", _fail)
     monkeypatch.setattr(errtype.report, "build_report", _fail)
     monkeypatch.setattr(errtype.download, "download", _fail)

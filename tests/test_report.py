@@ -24,9 +24,9 @@ from errtype.report import (
     tables_dict,
 )
 from errtype.report import stats as st
-from errtype.report.inputs import parse_system_arg
 from errtype.score.common import macro_f, prf
 from errtype.score.edits.errant import errant_score
+from errtype.score.suite import parse_system_arg
 
 FEAT = "R:NOUN:INFL:Case+Number"
 SOURCES = ["Vidím velký pes .", "Mám dva kočka a pes .", "To je dobře .", "Byl jsem tam ."]

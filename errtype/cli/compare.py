@@ -13,7 +13,8 @@ import argparse
 import sys
 
 from ..m2 import read_m2
-from ..score.edits.errant import ErrantResult, errant_score, errant_score_text
+from ..score.edits.errant import ErrantResult, errant_score_text
+from ..score.registry import get_metric
 from .common import add_backend_options, add_output_option, backend_options, new_parser, run
 from .files import OUTPUT, m2_input, text_input
 
@@ -115,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("text mode needs -orig, -hyp_text and -ref_text")
     elif args.hyp is None or args.ref is None:
         parser.error("the following arguments are required: -hyp, -ref")
-    options = dict(mode=_mode(args), beta=args.beta, single=args.single, multi=args.multi,
-                   filt=args.filt, cat=args.cat, trace=args.verbose)
+    metric = get_metric("errant", mode=_mode(args), beta=args.beta, single=args.single,
+                        multi=args.multi, filt=args.filt, cat=args.cat)
 
     def body() -> int:
         result: ErrantResult
@@ -131,11 +132,13 @@ def main(argv: list[str] | None = None) -> int:
             result = errant_score_text(args.orig, args.hyp_text, args.ref_text, lang=args.lang,
                                        tokenize=args.tok, lev=args.lev, merging=args.merge,
                                        annotator=annotator,
-                                       encoding_errors=args.encoding_errors, **options)
+                                       encoding_errors=args.encoding_errors,
+                                       **metric.options(), trace=args.verbose)
         else:
-            result = errant_score(read_m2(args.hyp, errors=args.encoding_errors),
-                                  read_m2(args.ref, errors=args.encoding_errors),
-                                  hyp_name=args.hyp, ref_name=args.ref, **options)
+            result = metric.score_blocks(read_m2(args.hyp, errors=args.encoding_errors),
+                                         read_m2(args.ref, errors=args.encoding_errors),
+                                         hyp_name=args.hyp, ref_name=args.ref,
+                                         trace=args.verbose)
         out = result.errant_text(verbose=args.verbose)
         sys.stdout.write(out)
         if args.signature:

@@ -19,7 +19,8 @@ import json
 import os
 import sys
 
-from ..score.ngram.gleu import GLEU, read_gleu_inputs
+from ..score.ngram.gleu import read_gleu_inputs
+from ..score.registry import get_metric
 from ..textio import atomic_output
 from .common import add_output_option, describe, new_parser, run
 from .files import INPUT, OUTPUT, text_input
@@ -71,9 +72,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give --hyp HYP (or -o HYP) or --human")
 
     def body() -> int:
-        scorer = GLEU(order=args.n, iterations=args.iterations,
-                      draw="py3" if args.py3_random else "py2", tokenize=args.tokenize,
-                      sentence_level=args.sent or bool(args.json))
+        scorer = get_metric("gleu", order=args.n, iterations=args.iterations,
+                            draw="py3" if args.py3_random else "py2", tokenize=args.tokenize,
+                            sentence_level=args.sent or bool(args.json)).scorer()
         results = {}
         for hpath in args.hypothesis:
             src, refs, hyp = read_gleu_inputs(args.source, args.reference, hpath)

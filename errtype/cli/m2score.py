@@ -16,6 +16,7 @@ import sys
 
 from ..score.common import ScoreResult
 from ..score.edits.maxmatch import MaxMatch, load_gold, read_hypotheses
+from ..score.registry import get_metric
 from ..textio import atomic_output
 from .common import add_output_option, describe, new_parser, run
 from .files import OUTPUT, m2_input, text_input
@@ -77,8 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
 
     def body() -> int:
-        scorer = MaxMatch(args.beta, args.max_unchanged_words, args.ignore_whitespace_casing,
-                          args.max_arcs)
+        scorer = get_metric("maxmatch", beta=args.beta,
+                            max_unchanged_words=args.max_unchanged_words,
+                            ignore_whitespace_casing=args.ignore_whitespace_casing,
+                            max_arcs=args.max_arcs).scorer()
         gold = load_gold(args.source_gold)
         hyps = read_hypotheses(args.system, len(gold), args.source_gold)
         res = _verbose(scorer, hyps, gold) if args.verbose else scorer.score(hyps, gold)

@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             render_html,
             render_tables,
         )
-        from ..report.inputs import parse_system_arg
+        from ..score.suite import parse_system_arg
 
         if args.bootstrap < 1 or args.trials < 1:
             raise InputError("--bootstrap and --trials must be at least 1")

@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from ..score.lm.models import load_lm
-from ..score.lm.scribendi import TSR_MODES, Scribendi
+from ..score.lm.scribendi import TSR_MODES
+from ..score.registry import get_metric
 from ..textio import atomic_output, read_parallel
 from .common import add_output_option, describe, new_parser, run
 from .files import OUTPUT, text_input
@@ -61,9 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         rows = [texts for _, texts in read_parallel([args.source, *args.systems])]
         if not args.keep_whitespace:
             rows = [[t.strip() for t in r] for r in rows]
-        lm = load_lm(args.lm, batch_size=args.batch_size, lowercase=args.lowercase,
-                     local_files_only=args.local_files_only, device=args.device)
-        scorer = Scribendi(lm, threshold=args.threshold, tsr=args.tsr)
+        scorer = get_metric("scribendi", lm=args.lm, threshold=args.threshold, tsr=args.tsr,
+                            batch_size=args.batch_size, lowercase=args.lowercase,
+                            local_files_only=args.local_files_only,
+                            device=args.device).scorer()
         src = [r[0] for r in rows]
         names = _names(args.systems)
         results = {name: scorer.score(src, [r[k + 1] for r in rows])

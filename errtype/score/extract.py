@@ -28,13 +28,13 @@ def apply_edits(tokens: Sequence[str], edits: Sequence[M2Edit]) -> str:
     return m2.apply_edits(tokens, edits).text
 
 
-def gold_references(gold: Sequence[M2Block], missing: str = "unchanged") -> list[list[str]]:
+def gold_references(gold: Sequence[M2Block], missing: str = "first") -> list[list[str]]:
     """One corrected text per annotator of the gold (``references[k][i]``).
 
-    ``missing`` says what an annotator absent from a block that lists others wrote: the sentence
-    ``"unchanged"`` (default; what GLEU's ``.m2`` references have always meant here) or the same
-    as the block's ``"first"`` annotator (the CoNLL-2014 combined M2 drops an annotation equal to
-    an earlier one).
+    ``missing`` says what an annotator absent from a block that lists others wrote: the same as
+    the block's ``"first"`` annotator (default: the CoNLL-2014 combined M2 drops an annotation
+    equal to an earlier one, and with it the published GLEU numbers are reproduced) or the
+    sentence ``"unchanged"``. A block without edit lines leaves every reference unchanged.
     """
     if missing not in ("unchanged", "first"):
         raise ValueError(f"missing must be 'unchanged' or 'first', not {missing!r}")

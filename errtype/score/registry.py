@@ -28,8 +28,8 @@ from ..errors import InputError, LineCountError
 from ..m2 import M2Block
 from .common import ScoreResult, signature
 
-__all__ = ["FAMILIES", "Metric", "ScoreInput", "available_metrics", "get_metric",
-           "metric_signature", "register"]
+__all__ = ["ALIASES", "FAMILIES", "Metric", "MetricInfo", "ScoreInput", "available_metrics",
+           "describe", "get_metric", "metric_signature", "register"]
 
 #: the packages under errtype.score whose modules define metrics
 FAMILIES = ("edits", "ngram", "lm", "meta")
@@ -84,10 +84,14 @@ class ScoreInput:
 class Metric(Protocol):
     """A configured metric.
 
-    Optional members: ``main`` (the key of :attr:`ScoreResult.corpus` that is the metric's
-    headline number; default the first key) and ``prepare(systems)``, which a metric whose
-    definition depends on the set of systems scored together (GoToScorer's difficulty weights)
-    uses; :func:`errtype.score.suite.score_systems` calls it before scoring.
+    Optional members, read with :func:`describe`: ``main`` (the key of
+    :attr:`ScoreResult.corpus` that is the metric's headline number; default the first key),
+    ``scale`` (100 for a proportion printed as a percentage, the default; 1 for a count),
+    ``uses`` (what of :class:`ScoreInput` it reads: ``"gold"`` blocks, ``"hyp_edits"``,
+    ``"references"``; default ``("gold",)``; empty for a reference-free metric) and
+    ``prepare(systems)``, which a metric whose definition depends on the set of systems scored
+    together (GoToScorer's difficulty weights) has; :func:`errtype.score.suite.score_systems`
+    calls it before scoring.
     """
 
     name: str
@@ -97,6 +101,22 @@ class Metric(Protocol):
     def score(self, data: ScoreInput) -> ScoreResult: ...
 
 
+@dataclass(frozen=True)
+class MetricInfo:
+    """What a scoring run needs to know of a metric beyond the protocol."""
+
+    main: str | None
+    scale: float
+    uses: tuple[str, ...]
+    needs_systems: bool
+
+
+def describe(metric: Metric) -> MetricInfo:
+    """The optional members of a metric, with their defaults."""
+    return MetricInfo(getattr(metric, "main", None), getattr(metric, "scale", 100),
+                      tuple(getattr(metric, "uses", ("gold",))), hasattr(metric, "prepare"))
+
+
 def metric_signature(metric: Metric) -> str:
     """The metric's reproducibility string (as printed by its command)."""
     return signature(metric.name, metric.settings())
@@ -104,6 +124,8 @@ def metric_signature(metric: Metric) -> str:
 
 #: metric name -> factory taking the metric's settings as keyword arguments
 _FACTORIES: dict[str, Callable[..., Metric]] = {}
+#: other names of built-in metrics (the names papers use)
+ALIASES = {"m2": "maxmatch", "gotoscorer": "goto"}
 _discovered = False
 
 
@@ -151,7 +173,7 @@ def get_metric(name: str, **settings: Any) -> Metric:
     """A configured metric from the registry (``errant``, ``maxmatch``, ``gleu``, ...)."""
     _discover()
     try:
-        factory = _FACTORIES[name]
+        factory = _FACTORIES[ALIASES.get(name, name) if name not in _FACTORIES else name]
     except KeyError:
         raise InputError(f"unknown metric {name!r} (choose from "
                          f"{', '.join(sorted(_FACTORIES))})") from None

@@ -731,20 +731,23 @@ class MaxMatchMetric:
     beta: float = 0.5
     max_unchanged_words: int = 2
     ignore_whitespace_casing: bool = False
+    max_arcs: int | None = None
     name: str = "maxmatch"
 
     @property
     def main(self) -> str:
         return f_key(self.beta)
 
-    def _scorer(self) -> MaxMatch:
-        return MaxMatch(self.beta, self.max_unchanged_words, self.ignore_whitespace_casing)
+    def scorer(self) -> MaxMatch:
+        """The configured :class:`MaxMatch`."""
+        return MaxMatch(self.beta, self.max_unchanged_words, self.ignore_whitespace_casing,
+                        self.max_arcs)
 
     def settings(self) -> dict[str, Any]:
-        return self._scorer().settings()
+        return self.scorer().settings()
 
     def score(self, data: ScoreInput) -> ScoreResult:
-        scorer = self._scorer()
+        scorer = self.scorer()
         gold = gold_from_blocks(data.gold)
         res = scorer.score(list(data.hypotheses), gold, shared_edits(scorer, data, gold))
         for s in res.sentences:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import add
-from typing import Any
+from typing import Any, ClassVar
 
 from ...errors import InputError, LineCountError
 from ...m2 import read_m2
@@ -240,11 +240,13 @@ class GLEU:
         )
 
 
-def m2_references(path: PathLike, sources: Sequence[str] | None = None) -> list[list[str]]:
+def m2_references(path: PathLike, sources: Sequence[str] | None = None,
+                  missing: str = "first") -> list[list[str]]:
     """One reference per annotator of an M2 file: its edits applied to the ``S`` sentence.
 
-    The first alternative of each edit is used and ``-NONE-`` deletes; an annotator without
-    edits in a block keeps the sentence unchanged. With ``sources`` each ``S`` sentence must
+    The first alternative of each edit is used and ``-NONE-`` deletes; an annotator absent from
+    a block that lists others corrected as the first one (``missing``: see
+    :func:`errtype.score.extract.gold_references`). With ``sources`` each ``S`` sentence must
     equal (token for token) the corresponding source line, else ``InputError`` names the M2 file
     and line.
     """
@@ -260,7 +262,7 @@ def m2_references(path: PathLike, sources: Sequence[str] | None = None) -> list[
                 raise InputError(f"the reference's source sentence differs from line {i + 1} "
                                  f"of the source file: {b.source[:60]!r} vs {src[:60]!r}",
                                  path=str(path), line=b.line)
-    return gold_references(blocks)
+    return gold_references(blocks, missing)
 
 
 def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
@@ -307,24 +309,31 @@ def gleu_human(sources: Sequence[str], references: Sequence[Sequence[str]],
 @register("gleu")
 @dataclass
 class GleuMetric:
-    """GLEU+ against the reference texts, or the gold annotators' corrected sentences (one
-    reference per annotator)."""
+    """GLEU+ against the reference texts, or else the gold annotators' corrected sentences (one
+    reference per annotator; ``missing``: see :func:`errtype.score.extract.gold_references`)."""
 
     order: int = 4
     iterations: int = 500
     draw: str = "py2"
+    tokenize: str = "py2"
+    sentence_level: bool = True
+    missing: str = "first"
     name: str = "gleu"
-    main = "gleu"
+    main: ClassVar[str] = "gleu"
+    uses: ClassVar[tuple[str, ...]] = ("references",)
 
-    def _scorer(self) -> GLEU:
-        return GLEU(order=self.order, iterations=self.iterations, draw=self.draw)
+    def scorer(self) -> GLEU:
+        """The configured :class:`GLEU`."""
+        return GLEU(order=self.order, iterations=self.iterations, draw=self.draw,
+                    tokenize=self.tokenize, sentence_level=self.sentence_level)
 
     def settings(self) -> dict[str, Any]:
         return {"n": self.order, "iterations": self.iterations, "draw": self.draw,
-                "refs": "m2-annotators", "variant": "gleu+2016"}
+                "refs": f"texts-or-m2-{self.missing}", "variant": "gleu+2016"}
 
     def score(self, data: ScoreInput) -> ScoreResult:
         from ..extract import gold_references
 
-        refs = data.references if data.references is not None else gold_references(data.gold)
-        return self._scorer().score(list(data.sources or []), refs, list(data.hypotheses))
+        refs = (data.references if data.references is not None
+                else gold_references(data.gold, self.missing))
+        return self.scorer().score(list(data.sources or []), refs, list(data.hypotheses))
