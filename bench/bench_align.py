@@ -7,6 +7,7 @@
              and by the previous one (``--base``, taken with ``git archive``): CPU seconds, peak
              RSS, DP blocks, and whether the two alignments are identical. Kinds: ``text`` (the
              CoNLL-2014 source vs the AMU system output, concatenated sentence by sentence, spaCy
+             tags), ``geccc`` (GECCC dev paragraphs vs annotator 0's corrections, Czech spaCy
              tags), ``punct`` (random punctuation marks, 10 % of them edited) and
              ``punct-unrelated`` (two independent random punctuation runs: no anchors).
 ``command``  the whole ``errtype-m2`` on one line pair of n tokens (text, punct), current vs
@@ -85,11 +86,14 @@ def corpora(data: Path) -> dict[str, tuple[str, dict, Callable[[], list[tuple[st
     systems = [c14 / "systems" / s for s in ("AMU", "CAMB", "CUUI")]
 
     def systems_x_gold() -> list[tuple[str, str]]:
-        gold = [c for _, c in _m2_pairs(c14 / "official-2014.0.m2")]
+        from errtype import m2
+
+        gold = [m2.apply_edits(b.tokens, [e for e in b.edits if not e.is_noop], m2.M2SCORER).text
+                for b in m2.read_m2(c14 / "official-2014.0.m2")]
         out = []
         for s in systems:
             hyp = [" ".join(x.split()) for x in s.read_text(encoding="utf-8").splitlines()]
-            out += list(zip(hyp, gold, strict=False))
+            out += list(zip(hyp, gold, strict=True))
         return out
 
     return {
@@ -158,8 +162,10 @@ def compare(lang: object, sents: list, settings: dict[str, dict], levs: tuple[bo
     return out
 
 
-def sweep_pair(kind: str, n: int, data: Path, nlp: object = None) -> tuple[list, list]:
-    """(words, lemma, POS) of both sides of an n-token pair of ``kind``."""
+def sweep_pair(kind: str, n: int, data: Path, parsers: dict | None = None
+               ) -> tuple[list, list]:
+    """(word, lemma, POS) of both sides of an n-token pair of ``kind`` (``parsers``: language
+    code -> errtype parser, for the real-text kinds)."""
     rng = random.Random(n)
     if kind.startswith("punct"):
         o = [rng.choice(MARKS) for _ in range(n)]
@@ -178,23 +184,32 @@ def sweep_pair(kind: str, n: int, data: Path, nlp: object = None) -> tuple[list,
                 elif at + 1 < len(c):
                     c[at], c[at + 1] = c[at + 1], c[at]
         return [(w, w, "PUNCT") for w in o], [(w, w, "PUNCT") for w in c]
-    src, hyp = text_lines(data, n)
-    from spacy.tokens import Doc
-
-    sides = []
-    for lines in (src, hyp):
-        docs = nlp.pipe(Doc(nlp.vocab, words=line.split()) for line in lines)  # type: ignore
-        sides.append([(t.text, t.lemma_, t.pos_) for d in docs for t in d])
-    return sides[0], sides[1]
+    src, hyp = text_lines(data, n, kind)
+    parser = (parsers or {})[KIND_LANG[kind]]
+    return tuple([(t.text, t.lemma, t.pos) for sent in parser.parse_many(lines)  # type: ignore
+                  for t in sent] for lines in (src, hyp))  # type: ignore[return-value]
 
 
-def text_lines(data: Path, n: int) -> tuple[list[str], list[str]]:
-    """CoNLL-2014 source and AMU output lines, from the start, until the source has n tokens."""
-    c14 = data / "conll14" / "systems"
-    src = (c14 / "INPUT").read_text(encoding="utf-8").splitlines()
-    hyp = (c14 / "AMU").read_text(encoding="utf-8").splitlines()
+#: language of the real-text kinds
+KIND_LANG = {"text": "en", "geccc": "cs", "punct": "en", "punct-unrelated": "en"}
+
+
+def text_lines(data: Path, n: int, kind: str = "text") -> tuple[list[str], list[str]]:
+    """Source and correction lines, from the start, until the source has n tokens: ``text`` the
+    CoNLL-2014 source and the AMU system's output, ``geccc`` GECCC dev paragraphs and annotator
+    0's corrections."""
+    if kind == "geccc":
+        from errtype import m2
+
+        pairs = [(b.source, m2.apply_edits(b.tokens, [e for e in b.edits_by_annotator().get(
+            0, []) if not e.is_noop], m2.M2SCORER).text)
+            for b in m2.read_m2(data / "geccc" / "paragraph.m2")]
+    else:
+        c14 = data / "conll14" / "systems"
+        pairs = list(zip((c14 / "INPUT").read_text(encoding="utf-8").splitlines(),
+                         (c14 / "AMU").read_text(encoding="utf-8").splitlines(), strict=True))
     o, c, count = [], [], 0
-    for s, h in zip(src, hyp, strict=True):
+    for s, h in pairs:
         if count >= n:
             break
         if s.split():
@@ -231,13 +246,13 @@ def child_align(pair_file: str, out_file: str) -> None:
     """Align the pickled pair once with the ``errtype`` of $BENCH_ALIGN_TREE."""
     _check_tree()
     from errtype.align import align
-    from errtype.lang.en import English
+    from errtype.lang import get_language
     from errtype.tokens import Sentence, Token
 
     with open(pair_file, "rb") as fh:
-        sides = pickle.load(fh)
+        code, sides = pickle.load(fh)
     o, c = (Sentence([Token(w, lemma, pos) for w, lemma, pos in side]) for side in sides)
-    lang = English()
+    lang = get_language(code)
     warm = Sentence([Token(w, w, "NOUN") for w in "a b c d e f g h i".split()])
     align(warm, Sentence(warm[::-1]), lang)  # imports numpy, rapidfuzz
     base = _peak_mb()
@@ -251,11 +266,13 @@ def child_align(pair_file: str, out_file: str) -> None:
 
 
 def child_m2(argv: list[str]) -> None:
-    """``errtype-m2`` with the ``errtype`` of $BENCH_ALIGN_TREE."""
+    """``errtype-m2`` with the ``errtype`` of $BENCH_ALIGN_TREE; prints its peak RSS last."""
     _check_tree()
     from errtype.cli.m2 import main
 
-    raise SystemExit(main(argv))
+    code = main(argv)
+    print(json.dumps({"peak_mb": _peak_mb()}))
+    raise SystemExit(code)
 
 
 def run_child(tree: Path, args: list[str], timeout: float = 7200) -> str:
@@ -289,9 +306,11 @@ def run_measured(tree: Path, args: list[str]) -> tuple[str, float, float, float]
         if proc.returncode:
             raise RuntimeError(f"child {args[:2]} failed ({proc.returncode}): "
                                f"{err.read()[-2000:]}")
-        # ru_maxrss of a forked-then-exec'd child may include the parent's pages at the fork;
-        # the parent here is small (no model loaded) when it spawns
-        return out.read(), usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, wall
+        # the child's own VmHWM (its last output line): ru_maxrss of a forked-then-exec'd child
+        # also counts the parent's pages at the fork
+        text = out.read()
+        peak = json.loads(text.strip().splitlines()[-1])["peak_mb"]
+        return text, usage.ru_utime + usage.ru_stime, peak, wall
 
 
 def old_tree(base: str, tmp: Path) -> Path:
@@ -348,17 +367,17 @@ def section_errant(data: Path, pairs: int) -> bool:
 def section_sweep(data: Path, sizes: list[int], old_max: int, old: Path, tmp: Path) -> bool:
     import errtype
 
-    nlp = errtype.load("en").parser.nlp  # type: ignore[attr-defined]
+    parsers = {"en": errtype.load("en").parser, "cs": errtype.load("cs", backend="spacy").parser}
     print("== sweep: one pair per size, each aligner in a fresh subprocess; CPU seconds and "
           "peak RSS (MB, incl. ~imports) of the alignment")
     print(f"{'pair':<26}{'previous s':>11}{'MB':>7}{'current s':>11}{'MB':>7}{'blocks':>8}"
           f"{'same':>6}")
     ok = True
-    for kind in ("text", "punct", "punct-unrelated"):
+    for kind in ("text", "geccc", "punct", "punct-unrelated"):
         for n in sizes:
-            sides = sweep_pair(kind, n, data, nlp)
+            sides = sweep_pair(kind, n, data, parsers)
             pair_file = tmp / "pair.pkl"
-            pair_file.write_bytes(pickle.dumps(sides))
+            pair_file.write_bytes(pickle.dumps((KIND_LANG[kind], sides)))
             res = {}
             for name, tree in (("current", ROOT), ("previous", old)):
                 if name == "previous" and n > old_max:
@@ -387,10 +406,11 @@ def section_command(data: Path, sizes: list[int], old_max: int, old: Path, tmp: 
     print(f"{'pair':<22}{'previous s':>11}{'MB':>7}{'wall':>7}{'current s':>11}{'MB':>7}"
           f"{'wall':>7}{'same M2':>9}")
     ok = True
-    for kind in ("text", "punct"):
+    for kind in ("text", "geccc", "punct"):
+        lang = ["--lang", "cs", "--spacy-model", "cs_core_news_sm"] if kind == "geccc" else []
         for n in sizes:
-            if kind == "text":
-                src, hyp = text_lines(data, n)
+            if kind in ("text", "geccc"):
+                src, hyp = text_lines(data, n, kind)
                 o, c = " ".join(src), " ".join(hyp)
             else:
                 sides = sweep_pair(kind, n, data)
@@ -403,7 +423,7 @@ def section_command(data: Path, sizes: list[int], old_max: int, old: Path, tmp: 
                     continue
                 out = tmp / f"{name}.m2"
                 _, cpu, mb, wall = run_measured(tree, [
-                    "--child-m2", "-orig", str(tmp / "o.txt"), "-cor", str(tmp / "c.txt"),
+                    "--child-m2", *lang, "-orig", str(tmp / "o.txt"), "-cor", str(tmp / "c.txt"),
                     "-out", str(out), "-q"])
                 res[name] = (cpu, mb, wall, out.read_bytes())
             cur, prev = res["current"], res.get("previous")
