@@ -36,7 +36,7 @@ _TK = 128
 #: pairs with at most this many DP cells (after the common suffix) get ERRANT's full DP
 LONG_PAIR_CELLS = 250_000
 #: the most cells of one DP block in the anchored path of a long pair
-BLOCK_CELLS = 2_000_000
+BLOCK_CELLS = 1_000_000
 #: tokens at the end of an anchor that a block starting there includes (its path must enter them)
 MARGIN = 8
 #: anchors of the path so far that the block of the next stop reaches back over
@@ -192,7 +192,7 @@ def _anchored(orig: Sentence, cor: Sentence, lang: Language, lev: bool,
                 r -= 1
                 continue
             break
-        (p, q, length), corner, _ = chain[r]
+        p, q, length = chain[r][0]
         ops = [AlignOp("M", p + t, p + t + 1, q + t, q + t + 1) for t in range(length - w)]
         ops += seq
         visited = {(a.o_end, a.c_end) for a in seq}
