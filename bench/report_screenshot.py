@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from errtype.m2 import read_m2, write_m2  # noqa: E402
 from errtype.report import ReportOptions, build_report, load_input, render_html  # noqa: E402
-from errtype.score.ratio import apply_edits  # noqa: E402
+from errtype.score.extract import apply_edits  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 CONLL = DATA / "conll14"

@@ -340,7 +340,8 @@ def _reason(exc: Exception, block: M2Block, errant_compat: bool) -> str:
 def _annotator_edits(block: M2Block, annotators: Sequence[int], missing: str
                      ) -> dict[int, list[M2Edit]]:
     """Each annotator's edits in a block; an absent annotator copies the block's first one
-    (``missing="first"``, as :meth:`errtype.score.ratio.Annotations.from_blocks`) or has none."""
+    (``missing="first"``, as :meth:`errtype.score.meta.ratio.Annotations.from_blocks`) or has
+    none."""
     per = {a: [e for e in es if not e.is_noop] for a, es in block.edits_by_annotator().items()}
     first = next(iter(per.values()), [])
     return {a: per.get(a, first if missing == "first" else []) for a in annotators}

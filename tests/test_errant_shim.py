@@ -461,7 +461,7 @@ def test_downstream_pipeline_same_as_errant(shim: Annotator, real_errant: Module
     ref_m2, hyp_m2, _, scores = results["errtype"]
     assert ref_m2.count("\nA ") > 1000
     from errtype.m2 import read_m2
-    from errtype.score.errant import errant_score
+    from errtype.score.edits.errant import errant_score
 
     res = errant_score(list(read_m2(hyp_m2.splitlines())), list(read_m2(ref_m2.splitlines())))
     assert (res.counts["tp"], res.counts["fp"], res.counts["fn"]) == \

@@ -10,8 +10,15 @@ import pytest
 
 from errtype.cli.gleu import main
 from errtype.errors import InputError, LineCountError
-from errtype.score.gleu import GLEU, gleu, gleu_human, read_gleu_inputs, sentence_stats, tokenize
-from errtype.score.py2random import Py2Random, py2_randints, py3_randints
+from errtype.score.ngram.gleu import (
+    GLEU,
+    gleu,
+    gleu_human,
+    read_gleu_inputs,
+    sentence_stats,
+    tokenize,
+)
+from errtype.score.ngram.py2random import Py2Random, py2_randints, py3_randints
 
 from .conftest import shared_path
 

@@ -25,9 +25,8 @@ from errtype.report import (
 )
 from errtype.report import stats as st
 from errtype.report.inputs import parse_system_arg
-from errtype.score.base import macro_f
-from errtype.score.common import prf
-from errtype.score.errant import errant_score
+from errtype.score.common import macro_f, prf
+from errtype.score.edits.errant import errant_score
 
 FEAT = "R:NOUN:INFL:Case+Number"
 SOURCES = ["Vidím velký pes .", "Mám dva kočka a pes .", "To je dobře .", "Byl jsem tam ."]

@@ -3,7 +3,7 @@
 CoNLL-2014 (AMU, CAMB, CUUI, INPUT against the official combined M2, edits of the system text
 extracted by the English annotator) and a GECCC dev slice (Czech; systems = the gold
 corrections and the input). The DOM's tables, chart and sentence browser must agree with
-errtype.score.errant / maxmatch / gleu on the same inputs (the errtype-compare numbers).
+errtype.score.edits.errant / maxmatch / gleu on the same inputs (the errtype-compare numbers).
 Chromium is skipped when absent locally and required under CI (``apt-get install chromium``).
 """
 
@@ -24,9 +24,9 @@ from errtype.report import ReportOptions, build_report, load_input, render_html
 from errtype.report import stats as st
 from errtype.report.svg import type_chart
 from errtype.report.tables import pct
-from errtype.score.base import ScoreInput, get_metric
 from errtype.score.common import prf
-from errtype.score.errant import errant_score
+from errtype.score.edits.errant import errant_score
+from errtype.score.registry import ScoreInput, get_metric
 
 from .conftest import apply_m2, peer, shared_path
 

@@ -1,14 +1,56 @@
-"""Shared command-line plumbing: error reporting, interrupts, backend options."""
+"""Shared command-line plumbing: the parser convention, the one error path, interrupts, backend
+options.
+
+Every command builds its parser with :func:`new_parser` (``--version``), declares its paths with
+the types of :mod:`errtype.cli.files` and runs its body through :func:`run`, which checks those
+paths before any work, prints every typed error as one line ``PROG: error: FILE, line N: what;
+what to do`` and returns the exit status: 0 success, 1 findings (``errtype lint``), 2 usage or
+input error (argparse exits with 2 itself), 130 interrupted.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import re
 import signal
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import ErrtypeError
+from .files import OUTPUT, check_paths
+
+#: exit status of a usage or input error (argparse's own)
+USAGE_ERROR = 2
+
+
+def describe(doc: str | None) -> str:
+    """The first paragraph of a module docstring as plain text (no reST ``literals``)."""
+    first = (doc or "").strip().split("\n\n")[0]
+    return re.sub(r"``(.+?)``", r"\1", " ".join(first.split()))
+
+
+def details(doc: str | None) -> str:
+    """The paragraphs after the first of a module docstring, line breaks kept, for an epilog."""
+    rest = (doc or "").strip().split("\n\n", 1)[1:]
+    return re.sub(r"``(.+?)``", r"\1", rest[0]) if rest else ""
+
+
+def new_parser(prog: str, description: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """An argument parser with the options every command has (``--version``)."""
+    from .. import __version__
+
+    p = argparse.ArgumentParser(prog=prog, description=description, **kwargs)
+    p.add_argument("--version", action="version", version=f"{prog} (errtype {__version__})")
+    return p
+
+
+def add_output_option(parser: argparse.ArgumentParser, what: str = "the printed result",
+                      flags: tuple[str, ...] = ("-o", "--out")) -> None:
+    """``-o/--out FILE``: write what the command prints (default: standard output)."""
+    parser.add_argument(*flags, dest="out", type=OUTPUT, default="-", metavar="FILE",
+                        help=f"write {what} to FILE, atomically (default: '-', standard output)")
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
@@ -40,18 +82,33 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
+def error_line(prog: str, exc: ErrtypeError) -> str:
+    """The one error message format: ``PROG: error: FILE, line N: what; what to do``."""
+    return f"{prog}: error: {exc}"
+
+
 def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | None = None) -> int:
-    """Run a command body: typed errors -> message + exit 2; Ctrl-C/SIGTERM -> exit 130."""
+def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | None = None,
+        *, args: argparse.Namespace | None = None, stdout_to: str | None = None) -> int:
+    """Run a command body: the paths of ``args`` are checked first (:func:`check_paths`); what
+    the body prints goes to ``stdout_to`` (atomically) when given; typed errors -> one line +
+    exit 2; Ctrl-C/SIGTERM -> exit 130."""
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        return body()
+        if args is not None:
+            check_paths(args)
+        if stdout_to is None or stdout_to == "-":
+            return body()
+        from ..textio import atomic_output
+
+        with atomic_output(stdout_to) as fh, contextlib.redirect_stdout(fh):
+            return body()
     except ErrtypeError as exc:
-        print(f"{prog}: error: {exc}", file=sys.stderr)
-        return 2
+        print(error_line(prog, exc), file=sys.stderr)
+        return USAGE_ERROR
     except KeyboardInterrupt:
         note = f" ({progress_note()})" if progress_note else ""
         print(f"\n{prog}: interrupted{note}; no partial output was written", file=sys.stderr)

@@ -17,7 +17,7 @@ COMMANDS = {
     "lint": ("lint", "check an M2 file: duplicate, overlapping, out-of-range edits, ..."),
     "convert": ("convert", "M2 -> parallel text or JSON lines, parallel text -> M2"),
     "report": ("report", "HTML report / tables: per-type CIs, system comparison"),
-    "download": ("download", "download a model, e.g. `errtype download cs`"),
+    "download": ("download", "download a model, e.g. 'errtype download cs'"),
 }
 
 

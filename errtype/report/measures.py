@@ -30,9 +30,9 @@ from typing import Any
 import numpy as np
 
 from ..m2 import M2Block
-from ..score.base import ScoreInput, get_metric
 from ..score.common import signature
-from ..score.errant import coder_edits, errant_score
+from ..score.edits.errant import coder_edits, errant_score
+from ..score.registry import ScoreInput, get_metric
 from . import stats as st
 from .inputs import ReportInput
 
@@ -179,7 +179,7 @@ def _system_counts(gold: list[M2Block], blocks: list[M2Block], hyps: Sequence[st
 def _gleu_stats(sources: Sequence[str], refs: Sequence[Sequence[str]], hyps: Sequence[str],
                 order: int) -> np.ndarray:
     """``[n, k, 2 + 2 * order]`` per-sentence, per-reference GLEU statistics."""
-    from ..score.gleu import sentence_stats, tokenize
+    from ..score.ngram.gleu import sentence_stats, tokenize
 
     out = np.zeros((len(sources), len(refs), 2 + 2 * order))
     for i, (s, h) in enumerate(zip(sources, hyps, strict=True)):
@@ -254,7 +254,7 @@ def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Repo
     sigs: dict[str, str] = {}
     refs = None
     if o.gleu:
-        from ..score.base import gold_references
+        from ..score.extract import gold_references
 
         refs = gold_references(gold)
     for s in inp.systems:

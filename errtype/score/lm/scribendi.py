@@ -21,15 +21,17 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from rapidfuzz import fuzz
 from rapidfuzz import utils as rf_utils
 from rapidfuzz.distance import Indel, Levenshtein
 
-from ..errors import LineCountError
-from .common import ScoreResult, signature
-from .lm import LanguageModel, load_lm
+from ...errors import LineCountError
+from ..common import ScoreResult, signature
+from ..registry import ScoreInput, register
+from .models import LanguageModel, load_lm
 
 TSR_MODES = ("fuzzywuzzy", "difflib", "float")
 _NON_WORD = re.compile(r"(?ui)\W")
@@ -155,3 +157,31 @@ def scribendi(sources: Sequence[str], hypotheses: Sequence[str],
     """Score one system (convenience wrapper around :class:`Scribendi`)."""
     return Scribendi(lm, threshold=threshold, tsr=tsr, batch_size=batch_size).score(
         sources, hypotheses)
+
+
+@register("scribendi")
+@dataclass
+class ScribendiMetric:
+    """The Scribendi score of a system's hypotheses against its sources (no references); the
+    language model (``lm``: a :func:`~errtype.score.lm.models.load_lm` spec) is loaded on first
+    use and its perplexities are shared by every system this object scores."""
+
+    lm: str = "default"
+    threshold: float = 0.8
+    tsr: str = "fuzzywuzzy"
+    batch_size: int | None = None
+    name: str = "scribendi"
+    main = "score"
+    _scorer: Scribendi | None = field(default=None, init=False, repr=False, compare=False)
+
+    def scorer(self) -> Scribendi:
+        if self._scorer is None:
+            self._scorer = Scribendi(self.lm, threshold=self.threshold, tsr=self.tsr,
+                                     batch_size=self.batch_size)
+        return self._scorer
+
+    def settings(self) -> dict[str, Any]:
+        return {"lm": self.lm, "threshold": self.threshold, "tsr": self.tsr}
+
+    def score(self, data: ScoreInput) -> ScoreResult:
+        return self.scorer().score(list(data.sources or []), list(data.hypotheses))

@@ -26,18 +26,20 @@ from functools import lru_cache
 from operator import add
 from typing import Any
 
-from ..errors import InputError, LineCountError
-from ..m2 import read_m2
-from ..textio import read_lines
-from ._checks import misaligned, misalignment_note
-from .common import ScoreResult, signature
+from ...errors import InputError, LineCountError
+from ...m2 import read_m2
+from ...textio import read_lines
+from .._checks import misaligned, misalignment_note
+from ..common import ScoreResult, signature
+from ..registry import ScoreInput, register
 from .py2random import py2_randints, py3_randints
 
 PathLike = str | os.PathLike[str]
 Z95 = 1.959963984540054  # scipy.stats.norm.ppf(0.975)
 FIELD = 64  # bits per packed statistic (corpus sums stay far below 2**64)
 
-__all__ = ["GLEU", "gleu", "gleu_human", "read_gleu_inputs", "sentence_stats", "tokenize"]
+__all__ = ["GLEU", "GleuMetric", "gleu", "gleu_human", "read_gleu_inputs", "sentence_stats",
+           "tokenize"]
 
 _ASCII_WS = re.compile(r"[ \t\n\r\x0b\x0c]+")
 _PY3_ONLY_WS = frozenset("\x1c\x1d\x1e\x1f")
@@ -246,7 +248,7 @@ def m2_references(path: PathLike, sources: Sequence[str] | None = None) -> list[
     equal (token for token) the corresponding source line, else ``InputError`` names the M2 file
     and line.
     """
-    from .ratio import apply_edits
+    from ..extract import gold_references
 
     blocks = list(read_m2(path))
     if sources is not None:
@@ -258,13 +260,7 @@ def m2_references(path: PathLike, sources: Sequence[str] | None = None) -> list[
                 raise InputError(f"the reference's source sentence differs from line {i + 1} "
                                  f"of the source file: {b.source[:60]!r} vs {src[:60]!r}",
                                  path=str(path), line=b.line)
-    anns = sorted({a for b in blocks for a in b.annotators()}) or [0]
-    refs: list[list[str]] = [[] for _ in anns]
-    for b in blocks:
-        by_ann = b.edits_by_annotator()
-        for r, a in enumerate(anns):
-            refs[r].append(apply_edits(b.tokens, by_ann.get(a, [])))
-    return refs
+    return gold_references(blocks)
 
 
 def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
@@ -306,3 +302,29 @@ def gleu_human(sources: Sequence[str], references: Sequence[Sequence[str]],
                **settings: Any) -> ScoreResult:
     """The "human" GLEU: each reference against the others, averaged."""
     return GLEU(**settings).human(sources, references)
+
+
+@register("gleu")
+@dataclass
+class GleuMetric:
+    """GLEU+ against the reference texts, or the gold annotators' corrected sentences (one
+    reference per annotator)."""
+
+    order: int = 4
+    iterations: int = 500
+    draw: str = "py2"
+    name: str = "gleu"
+    main = "gleu"
+
+    def _scorer(self) -> GLEU:
+        return GLEU(order=self.order, iterations=self.iterations, draw=self.draw)
+
+    def settings(self) -> dict[str, Any]:
+        return {"n": self.order, "iterations": self.iterations, "draw": self.draw,
+                "refs": "m2-annotators", "variant": "gleu+2016"}
+
+    def score(self, data: ScoreInput) -> ScoreResult:
+        from ..extract import gold_references
+
+        refs = data.references if data.references is not None else gold_references(data.gold)
+        return self._scorer().score(list(data.sources or []), refs, list(data.hypotheses))

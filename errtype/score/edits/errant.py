@@ -26,14 +26,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError, LineCountError
-from ..m2 import M2Block, M2Edit, annotation_block, read_m2
-from .common import ScoreResult, prf, signature
+from ...errors import InputError, LineCountError
+from ...m2 import M2Block, M2Edit, annotation_block, read_m2
+from ..common import ScoreResult, prf, signature
+from ..registry import ScoreInput, register
 
 __all__ = [
-    "MODES", "ErrantResult", "SentenceCountError", "SourceMismatchError", "aggregate_types",
-    "annotate_blocks", "coder_edits", "compare_edits", "errant_prf", "errant_score",
-    "errant_score_text", "format_cat_table", "format_main_table", "format_verbose",
+    "MODES", "ErrantMetric", "ErrantResult", "SentenceCountError", "SourceMismatchError",
+    "aggregate_types", "annotate_blocks", "coder_edits", "compare_edits", "errant_prf",
+    "errant_score", "errant_score_text", "format_cat_table", "format_main_table",
+    "format_verbose",
 ]
 
 NOOP = "noop"
@@ -462,13 +464,13 @@ def errant_score_text(
     whitespace-tokenised unless ``tokenize``; ``lev``/``merging`` as in errant_parallel.
     ``annotator`` defaults to ``errtype.load(lang)``; ``options`` go to :func:`errant_score`.
     """
-    from ..textio import read_parallel
+    from ...textio import read_parallel
 
     if not refs:
         raise ValueError("at least one reference text file is needed")
     lines = [texts for _, texts in read_parallel([orig, hyp, *refs], errors=encoding_errors)]
     if annotator is None:
-        from .. import load  # the parser is loaded only when this mode is used
+        from ... import load  # the parser is loaded only when this mode is used
 
         annotator = load(lang)
     anns = list(annotator.annotate_stream(((t[0], t[1:]) for t in lines), lev=lev,
@@ -481,3 +483,39 @@ def errant_score_text(
                           extra_settings=extra, **options)
     result.notes.append(f"edits extracted from {orig} by errtype's {annotator.lang} annotator")
     return result
+
+
+# --------------------------------------------------------------------------------------------
+# The registered metric
+
+
+@register("errant")
+@dataclass
+class ErrantMetric:
+    """errant_compare (span-based correction by default); hypotheses without edits are
+    annotated with ``errtype.load(lang)`` (or the given annotator)."""
+
+    mode: str = "cs"
+    beta: float = 0.5
+    lang: str = "en"
+    annotator: Any = field(default=None, repr=False, compare=False)
+    name: str = "errant"
+
+    @property
+    def main(self) -> str:
+        """The headline key of the result: errant_compare's ``f{beta}`` (``f0.5``)."""
+        return f"f{float(self.beta)}"
+
+    def settings(self) -> dict[str, Any]:
+        return {"mode": self.mode, "beta": float(self.beta), "round": 4,
+                "compat": "errant-3.0.2"}
+
+    def hyp_blocks(self, data: ScoreInput) -> list[M2Block]:
+        """The hypothesis' edits: given, or extracted with the annotator (once per system)."""
+        from ..extract import hypothesis_blocks
+
+        return hypothesis_blocks(data, self.lang, self.annotator)
+
+    def score(self, data: ScoreInput) -> ScoreResult:
+        return errant_score(self.hyp_blocks(data), list(data.gold), mode=self.mode,
+                            beta=self.beta, hyp_name=data.name)
