@@ -41,6 +41,8 @@ BLOCK_CELLS = 1_000_000
 MARGIN = 8
 #: anchors of the path so far that the block of the next stop reaches back over
 LOOKBACK = 2
+#: how many more anchors back a block may start when its path avoids its first anchor
+RETRIES = 2
 
 
 class AlignOp(NamedTuple):
@@ -159,8 +161,8 @@ def _anchored(orig: Sentence, cor: Sentence, lang: Language, lev: bool,
     contains the last anchor and the gap before it), its first row and column continuing the cost
     reached there, and runs the same DP. Its back-trace replaces the path after that point; the
     chain keeps the anchors the new path touches. A back-trace that does not enter the block's
-    first anchor moves the block's start one anchor further back (while it fits in
-    ``block_cells``).
+    first anchor moves the block's start one anchor further back (up to :data:`RETRIES` times,
+    while it fits in ``block_cells``).
     """
     o_toks, c_toks = orig.tokens, cor.tokens
     stops = [*plan(orig.texts, cor.texts, block_cells, margin, **plan_options),
@@ -182,13 +184,15 @@ def _anchored(orig: Sentence, cor: Sentence, lang: Language, lev: bool,
         r = max(len(chain) - 1 - lookback, 0)
         while r < len(chain) - 1 and not fits(r, stop):
             r += 1
+        first = r
         while True:
             x0, y0, w = origin(r)
             table = _fill(Sentence(o_toks[x0:stop[0]]), Sentence(c_toks[y0:stop[1]]), lang, lev,
                           chain[r][1])
             blocks += 1
             seq = _backtrace(table, stop[0] - x0, stop[1] - y0, x0, y0)
-            if w and r and seq[0].op != "M" and fits(r - 1, stop):  # avoids chain[r]
+            # a path avoiding chain[r]: start one anchor further back, at most ``lookback`` times
+            if w and r and seq[0].op != "M" and r > first - RETRIES and fits(r - 1, stop):
                 r -= 1
                 continue
             break

@@ -19,9 +19,9 @@ from math import ceil, sqrt
 Anchor = tuple[int, int, int]  # orig start, cor start, length (0: a forced cut)
 
 #: k-gram length of the anchors of a whole pair
-FIRST_K = 8
+FIRST_K = 4
 #: k-gram lengths tried in turn in a region that is still too large for one DP block
-REFINE_KS = (4, 16, 32, 64)
+REFINE_KS = (8, 16, 32, 64)
 
 
 def _unique_kgrams(seq: Sequence[str], k: int) -> dict[tuple[str, ...], int]:
@@ -57,7 +57,7 @@ def _increasing_chain(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def anchors(o: Sequence[str], c: Sequence[str], k: int) -> list[Anchor]:
     """Maximal identical runs of ``o`` and ``c`` through k-grams unique on both sides, increasing
-    and non-overlapping on both sides."""
+    and non-overlapping on both sides; short runs must be confirmed (:func:`_confirmed`)."""
     if len(o) < k or len(c) < k:
         return []
     in_c = _unique_kgrams(c, k)
@@ -83,7 +83,24 @@ def anchors(o: Sequence[str], c: Sequence[str], k: int) -> list[Anchor]:
             length += 1
         out.append((p, q, length))
         end_o, end_c = p + length, q + length
-    return out
+    return _confirmed(out, 2 * k)
+
+
+#: largest change of diagonal (net insertions) from an anchor to a neighbour that confirms it
+NEAR = 16
+
+
+def _confirmed(runs: list[Anchor], long: int) -> list[Anchor]:
+    """The runs of at least ``long`` tokens, and the shorter ones whose diagonal is within
+    :data:`NEAR` of a neighbour's (a lone run is kept). The chain of related texts moves by the
+    net insertions of the gaps between anchors, while short chance matches between unrelated
+    stretches jump far."""
+    if len(runs) < 2:
+        return runs
+    d = [q - p for p, q, _ in runs]
+    return [a for i, a in enumerate(runs)
+            if a[2] >= long or (i and abs(d[i] - d[i - 1]) <= NEAR)
+            or (i + 1 < len(d) and abs(d[i + 1] - d[i]) <= NEAR)]
 
 
 def plan(o: Sequence[str], c: Sequence[str], block_cells: int, margin: int,

@@ -93,6 +93,21 @@ def test_anchor_grows_to_its_maximal_run_without_crossing_the_previous() -> None
     assert anchors(o, list(reversed(c)), 3) == []
 
 
+def test_anchors_far_from_every_neighbour_are_chance() -> None:
+    """Consecutive anchors of related texts lie on nearby diagonals; a short anchor whose
+    neighbours are all far off (a chance match between unrelated stretches) is not used."""
+    shared = [f"s{i}" for i in range(20)]
+    o = [*shared[:10], *(f"o{i}" for i in range(40)), "x1", "x2", "x3", "x4", *shared[10:]]
+    c = [*shared[:10], "x1", "x2", "x3", "x4", *(f"c{i}" for i in range(90)), *shared[10:]]
+    assert [a[2] for a in anchors(o, c, 4)] == [10, 10]  # x1..x4 (diagonal -40) is dropped
+    assert anchors(o[10:-10], c[10:-10], 4) == [(40, 0, 4)]  # a lone anchor is kept
+    r1, r2 = ["r1", "r2", "r3", "r4", "r5"], ["t1", "t2", "t3", "t4", "t5"]
+    o = [*shared[:10], *(f"o{i}" for i in range(40)), *r1, "Q", *r2, *shared[10:]]
+    c = [*shared[:10], *r1, "W", *r2, *(f"c{i}" for i in range(90)), *shared[10:]]
+    # two short runs on one diagonal confirm each other
+    assert [a[2] for a in anchors(o, c, 4)] == [10, 5, 5, 10]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from("abcde"), max_size=60), st.lists(st.sampled_from("abcde"),
                                                                  max_size=60),

@@ -162,10 +162,10 @@ def _czech() -> None:
 
 @pytest.mark.slow
 def test_paragraphs_through_gold_and_parallel_mode(tmp_path: Path) -> None:
-    """120 GECCC paragraphs (with newline tokens among them): ``-gold`` and parallel mode (raw
+    """60 GECCC paragraphs (with newline tokens among them): ``-gold`` and parallel mode (raw
     text and pre-tokenised) give one block per paragraph with the paragraph's tokens."""
     _czech()
-    src = _geccc_slice(tmp_path, 120)
+    src = _geccc_slice(tmp_path, 60)
     blocks = list(read_m2(src))
     assert any(NEWLINE in b.tokens for b in blocks)
     gold = tmp_path / "gold.m2"
@@ -185,14 +185,14 @@ def test_paragraphs_through_gold_and_parallel_mode(tmp_path: Path) -> None:
     geccc = shared_path("geccc")
     raw_o, raw_c = tmp_path / "raw.orig", tmp_path / "raw.cor"
     raw_o.write_text("\n".join((geccc / "paragraph.input").read_text(
-        encoding="utf-8").splitlines()[:120]) + "\n", encoding="utf-8")
+        encoding="utf-8").splitlines()[:60]) + "\n", encoding="utf-8")
     raw_c.write_text("\n".join(line.split("\t")[0] for line in (geccc / "paragraph.gold")
-                               .read_text(encoding="utf-8").splitlines()[:120]) + "\n",
+                               .read_text(encoding="utf-8").splitlines()[:60]) + "\n",
                      encoding="utf-8")
     tok = tmp_path / "tok.m2"
     assert m2.main(["--lang", "cs", "--spacy-model", "cs_core_news_sm", "-tok",
                     "-orig", str(raw_o), "-cor", str(raw_c), "-out", str(tok), "-q"]) == 0
-    assert len(list(read_m2(tok))) == 120
+    assert len(list(read_m2(tok))) == 60
 
 
 @pytest.mark.slow
