@@ -19,7 +19,7 @@
 ``documents`` GECCC dev documents (paragraphs joined per paragraph.meta), the same comparison.
 
     python bench/bench_align.py [errant sweep command corpora documents] [--sizes 100 ... 20000]
-        [--old-max 10000] [--base 51fe7d4] [--data ../shared/data] [--pairs 1500]
+        [--old-max N] [--base 51fe7d4] [--data ../shared/data] [--pairs 1500]
 
 The machine may be shared: CPU seconds are reported, wall time only for the whole command.
 """
@@ -48,6 +48,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 #: the last commit before the long-pair aligner: the "previous aligner" of the comparisons
 BASE = "51fe7d4"
 SIZES = (100, 300, 1000, 2500, 5000, 10000, 20000)
+#: largest size per kind given to the previous aligner (its table is quadratic: English text
+#: 2 GB at 10,000 tokens; Czech costs ~20x slower a cell; punctuation 1.8-3 GB at 5,000 and
+#: 12 GB at 10,000); ``--old-max`` sets one limit for all
+OLD_MAX = {"text": 10000, "geccc": 5000, "punct": 5000, "punct-unrelated": 5000}
 MARKS = list(".,;:!?-()\"'")
 #: a stressed setting of the long-pair path: anchors and margins of 1 token
 STRESS = {"first_k": 1, "refine_ks": (1,), "margin": 1}
@@ -364,7 +368,8 @@ def section_errant(data: Path, pairs: int) -> bool:
     return differ == 0
 
 
-def section_sweep(data: Path, sizes: list[int], old_max: int, old: Path, tmp: Path) -> bool:
+def section_sweep(data: Path, sizes: list[int], old_max: dict[str, int], old: Path, tmp: Path
+                  ) -> bool:
     import errtype
 
     parsers = {"en": errtype.load("en").parser, "cs": errtype.load("cs", backend="spacy").parser}
@@ -380,7 +385,7 @@ def section_sweep(data: Path, sizes: list[int], old_max: int, old: Path, tmp: Pa
             pair_file.write_bytes(pickle.dumps((KIND_LANG[kind], sides)))
             res = {}
             for name, tree in (("current", ROOT), ("previous", old)):
-                if name == "previous" and n > old_max:
+                if name == "previous" and n > old_max[kind]:
                     continue
                 out = tmp / f"{name}.seq"
                 stdout = run_child(tree, ["--child-align", str(pair_file), str(out)])
@@ -400,7 +405,8 @@ def section_sweep(data: Path, sizes: list[int], old_max: int, old: Path, tmp: Pa
     return ok
 
 
-def section_command(data: Path, sizes: list[int], old_max: int, old: Path, tmp: Path) -> bool:
+def section_command(data: Path, sizes: list[int], old_max: dict[str, int], old: Path, tmp: Path
+                    ) -> bool:
     print("== command: errtype-m2 on one line pair, each in a fresh process; child CPU seconds "
           "(user+sys), peak RSS MB, wall seconds")
     print(f"{'pair':<22}{'previous s':>11}{'MB':>7}{'wall':>7}{'current s':>11}{'MB':>7}"
@@ -419,7 +425,7 @@ def section_command(data: Path, sizes: list[int], old_max: int, old: Path, tmp: 
             (tmp / "c.txt").write_text(c + "\n", encoding="utf-8")
             res = {}
             for name, tree in (("current", ROOT), ("previous", old)):
-                if name == "previous" and n > old_max:
+                if name == "previous" and n > old_max[kind]:
                     continue
                 out = tmp / f"{name}.m2"
                 _, cpu, mb, wall = run_measured(tree, [
@@ -482,15 +488,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("sections", nargs="*", default=list(sections),
                     help=f"any of {', '.join(sections)} (default: all)")
     ap.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
-    ap.add_argument("--old-max", type=int, default=10000,
-                    help="largest size given to the previous aligner (its memory is quadratic: "
-                         "~2 GB at 10,000 tokens, ~7 GB at 20,000)")
+    ap.add_argument("--old-max", type=int,
+                    help="largest size given to the previous aligner, every kind (default: "
+                         + ", ".join(f"{k} {v}" for k, v in OLD_MAX.items()) + "; its memory "
+                         "is quadratic: ~2 GB at 10,000 tokens of text, ~7 GB at 20,000)")
     ap.add_argument("--base", default=BASE, help="commit of the previous aligner")
     ap.add_argument("--pairs", type=int, default=1500, help="pairs of the errant section")
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     args = ap.parse_args(argv)
     if unknown := set(args.sections) - set(sections):
         ap.error(f"unknown sections: {', '.join(sorted(unknown))}")
+    old_max = dict.fromkeys(OLD_MAX, args.old_max) if args.old_max else OLD_MAX
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start\n")
     ok = True
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -498,8 +506,8 @@ def main(argv: list[str] | None = None) -> int:
         old = old_tree(args.base, tmp) if {"sweep", "command"} & set(args.sections) else ROOT
         steps: dict[str, Callable[[], bool]] = {
             "errant": lambda: section_errant(args.data, args.pairs),
-            "sweep": lambda: section_sweep(args.data, args.sizes, args.old_max, old, tmp),
-            "command": lambda: section_command(args.data, args.sizes, args.old_max, old, tmp),
+            "sweep": lambda: section_sweep(args.data, args.sizes, old_max, old, tmp),
+            "command": lambda: section_command(args.data, args.sizes, old_max, old, tmp),
             "corpora": lambda: section_corpora(args.data),
             "documents": lambda: section_documents(args.data),
         }
