@@ -158,11 +158,11 @@ def _anchored(orig: Sentence, cor: Sentence, lang: Language, lev: bool,
 
     The chain holds the anchors the path goes through so far. The block of the next stop starts
     ``margin`` tokens before the end of the anchor ``lookback`` places back in the chain (so it
-    contains the last anchor and the gap before it), its first row and column continuing the cost
-    reached there, and runs the same DP. Its back-trace replaces the path after that point; the
-    chain keeps the anchors the new path touches. A back-trace that does not enter the block's
-    first anchor moves the block's start one anchor further back (up to :data:`RETRIES` times,
-    while it fits in ``block_cells``).
+    contains the last ``lookback`` anchors and the gaps around them), its first row and column
+    continuing the cost reached there, and runs the same DP. Its back-trace replaces the path
+    after that point; the chain keeps the anchors the new path touches. A back-trace that does
+    not enter the block's first anchor moves the block's start one anchor further back (up to
+    :data:`RETRIES` times, while it fits in ``block_cells``).
     """
     o_toks, c_toks = orig.tokens, cor.tokens
     stops = [*plan(orig.texts, cor.texts, block_cells, margin, **plan_options),

@@ -3,7 +3,8 @@
 An anchor ``(p, q, length)`` says ``orig[p:p+length] == cor[q:q+length]``. Anchors are found the
 way patience diff finds them, on k-grams instead of single tokens: the k-grams that occur exactly
 once in each sequence, the longest chain of them in increasing order on both sides, each grown
-to its maximal identical run. Expected time and memory are linear in the length (hashing).
+to its maximal identical run; a short run far off the diagonals of its neighbours is taken for a
+chance match and left out. Expected time and memory are linear in the length (hashing).
 
 :func:`plan` returns the anchors of a pair plus, in regions that stay too large for one DP block,
 anchors found with other k-gram lengths and finally forced cuts ``(p, q, 0)`` that split the
