@@ -1,5 +1,8 @@
 """Report inputs: the gold M2 (or parallel references) and each system's edits.
 
+A gold M2 whose types are not the annotator's type set (NUCLE types against ERRANT-typed
+systems) is re-typed by the annotator by default, and the re-typed gold is cached.
+
 A system is an M2 file (its own edits) or tokenised text, one sentence per line, whose edits are
 extracted with the language's annotator. Every source sentence is parsed once for all systems,
 and hypotheses equal to the source (or to another system's hypothesis) are not parsed again.
@@ -16,6 +19,8 @@ from typing import Any
 from ..errors import InputError, LineCountError
 from ..m2 import M2Block, M2Edit, read_m2
 from ..textio import read_lines
+from .retype import Retyped, retype_gold
+from .typesets import foreign_types, type_set
 
 PathLike = str | os.PathLike[str]
 NOOP = M2Edit(-1, -1, "noop", "-NONE-", 0)
@@ -40,6 +45,8 @@ class ReportInput:
     gold_name: str = "<gold>"
     lang: str = "en"
     notes: list[str] = field(default_factory=list)
+    #: the re-typed gold's origin, when the gold was re-typed
+    retyped: Retyped | None = None
 
     @property
     def sources(self) -> list[str]:
@@ -108,18 +115,6 @@ def extract_edits(annotator: Any, sources: Sequence[str],
     return out
 
 
-def retype(annotator: Any, gold: Sequence[M2Block]) -> list[M2Block]:
-    """The gold blocks with their edits re-typed by the annotator (``errtype-m2 -gold``)."""
-    from ..convert import reannotate_block
-
-    out = []
-    for b in gold:
-        text = reannotate_block(annotator, b, "gold")
-        new = next(iter(read_m2(text.splitlines(), name="<retyped>")))
-        out.append(M2Block(b.source, new.edits, b.line))
-    return out
-
-
 def apply_block(block: M2Block) -> str:
     """The corrected sentence of an M2 system block (coder 0, first alternative)."""
     from ..score.ratio import apply_edits
@@ -127,16 +122,26 @@ def apply_block(block: M2Block) -> str:
     return apply_edits(block.tokens, block.edits_by_annotator().get(0, []))
 
 
+GOLD_TYPES = ("auto", "keep", "retype")
+
+
 def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]], *,
                src: PathLike | None = None, lang: str = "en", annotator: Any = None,
-               retype_gold: bool = False) -> ReportInput:
+               gold_types: str = "auto", cache: bool = True) -> ReportInput:
     """Read the gold (one M2 file, or ``src`` + parallel corrected texts) and the systems.
 
     Text systems (and parallel references) are annotated with ``annotator`` or
     ``errtype.load(lang)``, loaded only when needed. Line counts and M2 sources are checked
-    against the gold; errors name the file and line. ``retype_gold`` re-types the gold M2
-    edits with the annotator (as ``errtype-m2 -gold``), e.g. NUCLE types -> ERRANT types.
+    against the gold; errors name the file and line.
+
+    ``gold_types`` says what happens to the types of an M2 gold: ``"auto"`` re-types it with
+    the annotator (as ``errtype-m2 -gold``) when it has types outside the annotator's type set
+    (:mod:`.typesets`; e.g. CoNLL-2014's NUCLE types) and every system with typed edits is
+    in that set (text systems always are); ``"keep"`` keeps its types; ``"retype"`` always
+    re-types. The re-typed gold is cached on disk (:mod:`.retype`) unless ``cache=False``.
     """
+    if gold_types not in GOLD_TYPES:
+        raise ValueError(f"gold_types must be one of {', '.join(GOLD_TYPES)}, not {gold_types!r}")
     if not ref:
         raise InputError("no reference given")
     if not systems:
@@ -151,12 +156,10 @@ def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]],
         return state["annotator"]
 
     notes: list[str] = []
-    if len(ref) == 1 and is_m2(ref[0]):
+    gold_m2 = len(ref) == 1 and is_m2(ref[0])
+    if gold_m2:
         gold = list(read_m2(ref[0]))
         gold_name = str(ref[0])
-        if retype_gold:
-            gold = retype(get_annotator(), gold)
-            notes.append(f"gold edits re-typed by errtype's {get_annotator().lang} annotator")
         if src is not None:
             srcs = _text_lines(src, len(gold), gold_name)
             for i, (b, s) in enumerate(zip(gold, srcs, strict=True)):
@@ -195,6 +198,14 @@ def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]],
             m2_sys[name] = blocks
         else:
             text_sys[name] = _text_lines(path, len(gold), gold_name)
+    retyped = None
+    if gold_m2 and gold_types != "keep":
+        why = (_foreign_gold(gold, m2_sys, bool(text_sys), lang, state["annotator"], notes)
+               if gold_types == "auto" else "re-typing was asked for")
+        if why:
+            retyped = retype_gold(ref[0], gold, get_annotator(), cache)
+            gold = retyped.blocks
+            notes.append(_retype_note(why, get_annotator(), retyped))
     sources = [b.source for b in gold]
     extracted = extract_edits(get_annotator(), sources, text_sys) if text_sys else {}
     out = []
@@ -206,4 +217,41 @@ def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]],
             out.append(System(name, text_sys[name], extracted[name],
                               f"{path} (text; edits by errtype-{get_annotator().lang})"))
     used = state["annotator"]
-    return ReportInput(gold, out, gold_name, used.lang if used is not None else lang, notes)
+    return ReportInput(gold, out, gold_name, used.lang if used is not None else lang, notes,
+                       retyped)
+
+
+def _foreign_gold(gold: Sequence[M2Block], m2_sys: Mapping[str, Sequence[M2Block]],
+                  text_sys: bool, lang: str, annotator: Any, notes: list[str]) -> str:
+    """Why the gold should be re-typed ('' = it should not): its types outside the
+    annotator's set, when the systems' types are in it. A kept foreign gold gets a note."""
+    from ..lang import get_language
+
+    language = annotator.language if annotator is not None else get_language(lang)
+    known = type_set(language)
+    if known is None:
+        return ""
+    foreign = foreign_types(gold, known)
+    if not foreign:
+        return ""
+    off = [n for n, blocks in m2_sys.items() if foreign_types(blocks, known)]
+    typed = text_sys or any(not e.is_noop for bs in m2_sys.values() for b in bs
+                            for e in b.edits)
+    if off or not typed:
+        who = f"system(s) {', '.join(off)} use" if off else "no system has typed edits, so"
+        notes.append(f"the gold's types are not errtype's {language.code} type set, and "
+                     f"{who} types outside it too: the gold keeps its own types")
+        return ""
+    n = sum(foreign.values())
+    top = ", ".join(t for t, _ in foreign.most_common(4))
+    return (f"{n} of its edits carry {len(foreign)} types outside errtype's {language.code} "
+            f"type set (e.g. {top})")
+
+
+def _retype_note(why: str, annotator: Any, r: Retyped) -> str:
+    parser = getattr(annotator.parser, "name", type(annotator.parser).__name__)
+    where = ("read from the cache " if r.cached else "cached in ") + str(r.path) if r.path else (
+        "not cached: no writable cache folder")
+    return (f"gold edits re-typed by errtype's {annotator.lang} annotator ({parser}) because "
+            f"{why}, so the per-type rows compare the systems' types with the gold's; "
+            f"--keep-gold-types keeps the gold's own types; {where}")
