@@ -119,6 +119,13 @@ def test_confusion_view_links_to_the_browser(page: tuple[Any, Path], tmp_path: P
     cells = [("R:NOUN:NUM", "R:SPELL"), ("R:VERB:SVA", MISSED), (NO_GOLD, "R:ADJ")]
     script = f"const CELLS = {json.dumps(cells)};" + """
       const out = [];
+      const shown = () => Array.from(document.querySelectorAll('.per-system'))
+        .filter(t => t.offsetParent !== null).map(t => t.querySelector('table').id);
+      out.push(shown());
+      const pick = document.getElementById('c-sys');
+      pick.value = 'B'; pick.dispatchEvent(new Event('change'));
+      out.push(shown());
+      pick.value = 'A'; pick.dispatchEvent(new Event('change'));
       const table = document.getElementById('table-confusion-A');
       const head = Array.from(table.tHead.rows[0].cells).map(c => c.textContent);
       for (const [g, h] of CELLS) {
@@ -141,6 +148,9 @@ def test_confusion_view_links_to_the_browser(page: tuple[Any, Path], tmp_path: P
     assert dom_rows == [table.header, *table.rows]
     assert table.header[:3] == ["Gold type", "Edits", MISSED]
     assert len(got["dom"].links["table-confusion-A"]) == 4  # every non-empty count links
+    # one system's tables at a time, chosen per section
+    assert got["result"].pop(0) == ["table-types-A", "table-confusion-A"]
+    assert got["result"].pop(0) == ["table-types-A", "table-confusion-B"]
     for (g, h), seen in zip(cells, got["result"], strict=True):
         sents = [i for i, s in enumerate(report.sentences)
                  if any(confusion_cell(e) == (g, h) for e in s["sys"]["A"])]

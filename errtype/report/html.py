@@ -232,17 +232,19 @@ document.body.dataset.ready = 'yes';
 """
 
 
-def table_html(t: Table, attrs: str = "",
+def table_html(t: Table, cls: str = "", data: dict[str, str] | None = None,
                cell: Callable[[list[str], int], str] | None = None) -> str:
-    """A sortable table with a CSV download button; ``attrs`` go on the wrapper, ``cell(row,
-    j)`` may give a cell's inner HTML (default: its escaped text)."""
+    """A sortable table with a CSV download button; ``cls`` and ``data`` (``data-*``
+    attributes) go on the wrapper, ``cell(row, j)`` may give a cell's inner HTML (default: its
+    escaped text)."""
     head = "".join(f"<th>{escape(h)}</th>" for h in t.header)
     body = "".join("<tr>" + "".join(f"<td>{cell(row, j) if cell else escape(c)}</td>"
                                     for j, c in enumerate(row)) + "</tr>" for row in t.rows)
     key = escape(t.key)
-    return (f'<div class="tbl"{attrs}><div class="tools"><button type="button" class="csv" '
-            f'data-table="table-{key}" data-file="{key}.csv" title="download this table as '
-            f'CSV">CSV</button></div><div class="scroll"><table id="table-{key}" '
+    attrs = "".join(f' data-{k}="{escape(v)}"' for k, v in (data or {}).items())
+    return (f'<div class="tbl {cls}"{attrs}><div class="tools"><button type="button" '
+            f'class="csv" data-table="table-{key}" data-file="{key}.csv" title="download this '
+            f'table as CSV">CSV</button></div><div class="scroll"><table id="table-{key}" '
             f'class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
             f"</div></div>")
 
@@ -259,8 +261,7 @@ def confusion_html(r: Report, system: str) -> str:
         diag = ' class="diag"' if row[0] == t.header[j] else ""
         return f'<a href="#{escape(frag)}"{diag}>{text}</a>'
 
-    return table_html(t, f' class="per-system confusion" data-select="c-sys" '
-                         f'data-system="{escape(system)}"', cell)
+    return table_html(t, "per-system confusion", {"select": "c-sys", "system": system}, cell)
 
 
 def _browser_data(r: Report) -> str:
@@ -288,8 +289,8 @@ def render_html(r: Report, title: str = "errtype report") -> str:
                     f"changed that the system changed. Change rate: share of sentences "
                     f"changed.</p></section>")
     types_html = "".join(
-        table_html(type_table(r, s), f' class="per-system" data-select="t-sys" '
-                                     f'data-system="{escape(s)}"') for s in r.systems)
+        table_html(type_table(r, s), "per-system", {"select": "t-sys", "system": s})
+        for s in r.systems)
     sections.append(f'<section id="types"><h2>Per-type scores</h2><div class="controls">'
                     f'<label>System <select id="t-sys"></select></label></div>{types_html}'
                     f'<p class="note">TP/FN by reference type, FP by hypothesis type '

@@ -51,7 +51,7 @@ def bar_chart(title: str, categories: Sequence[str], series: Sequence[Series], *
     """Small multiples of horizontal bars: one row per category, one panel per series, all on
     one scale with even ticks labelled above and below. An interval is a whisker under its
     bar, a zero is a visible stub labelled 0, an undefined value is a dash."""
-    bar, gap = row - 8, 16
+    bar, gap = row - 8, 30
     panel_w = panel_width or max(150, (820 - label_width) // max(1, len(series)) - gap)
     width = label_width + len(series) * (panel_w + gap)
     top = 66
