@@ -20,6 +20,8 @@ from errtype.report import ReportOptions, build_report, load_input
 from errtype.report.retype import annotator_signature, cache_key, cache_paths
 from errtype.report.typesets import foreign_types, type_set
 
+from .conftest import shared_path
+
 NUCLE = """S He go to school .
 A 1 2|||SVA|||goes|||REQUIRED|||-NONE-|||0
 
@@ -164,3 +166,23 @@ def test_cli_options(files: dict[str, Path], tmp_path: Path,
     assert errtype_main(base) == 0
     text = out.read_text(encoding="utf-8")
     assert "| R:VERB:SVA |" in text and "| SVA |" not in text
+
+
+@pytest.mark.slow
+def test_batched_parsing_changes_nothing(en: Any, tmp_path: Path) -> None:
+    """Re-typing with sentences parsed in batches (windows crossing block boundaries) writes
+    exactly what errtype-m2 -gold writes parsing one sentence at a time (CoNLL-2014 slice)."""
+    from itertools import islice
+
+    from errtype.m2 import write_m2
+    from errtype.report.retype import BatchParsed
+
+    blocks = list(islice(read_m2(shared_path("conll14", "official-2014.combined.m2")), 80))
+    gold = tmp_path / "gold.m2"
+    write_m2(blocks, gold)
+    m2_to_m2(en, gold, tmp_path / "plain.m2", mode="gold")
+    m2_to_m2(BatchParsed(en, list(read_m2(gold)), window=7), gold, tmp_path / "batch.m2",
+             mode="gold")
+    plain = (tmp_path / "plain.m2").read_text(encoding="utf-8")
+    assert plain == (tmp_path / "batch.m2").read_text(encoding="utf-8")
+    assert plain.count("\nA ") > 200

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, LineCountError
+from ..errors import InputError, LineCountError, ResourceError
 from ..m2 import M2Block, M2Edit, read_m2
 from ..textio import read_lines
 from .retype import Retyped, retype_gold
@@ -203,7 +203,12 @@ def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]],
         why = (_foreign_gold(gold, m2_sys, bool(text_sys), lang, state["annotator"], notes)
                if gold_types == "auto" else "re-typing was asked for")
         if why:
-            retyped = retype_gold(ref[0], gold, get_annotator(), cache)
+            try:
+                ann = get_annotator()
+            except ResourceError as exc:
+                raise ResourceError(f"{exc} (the annotator re-types the gold, {why}; "
+                                    f"--keep-gold-types keeps its types)") from exc
+            retyped = retype_gold(ref[0], gold, ann, cache)
             gold = retyped.blocks
             notes.append(_retype_note(why, get_annotator(), retyped))
     sources = [b.source for b in gold]
@@ -238,9 +243,10 @@ def _foreign_gold(gold: Sequence[M2Block], m2_sys: Mapping[str, Sequence[M2Block
     typed = text_sys or any(not e.is_noop for bs in m2_sys.values() for b in bs
                             for e in b.edits)
     if off or not typed:
-        who = f"system(s) {', '.join(off)} use" if off else "no system has typed edits, so"
-        notes.append(f"the gold's types are not errtype's {language.code} type set, and "
-                     f"{who} types outside it too: the gold keeps its own types")
+        why = (f"system(s) {', '.join(off)} use types outside it too" if off
+               else "no system has typed edits")
+        notes.append(f"the gold's types are not errtype's {language.code} type set, but {why}: "
+                     f"the gold keeps its own types")
         return ""
     n = sum(foreign.values())
     top = ", ".join(t for t, _ in foreign.most_common(4))

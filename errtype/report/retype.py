@@ -5,8 +5,9 @@ signature (language, ``feats``, parser and model, errtype version, re-typing set
 cache file sits next to the gold (``.NAME.retyped-KEY.m2``); where that folder is not writable
 (or carries no write permission bit, as a read-only data folder read by root) it goes to the
 user cache (``$ERRTYPE_CACHE_DIR``, ``$XDG_CACHE_HOME/errtype`` or ``~/.cache/errtype``, folder
-``retyped``). Files are written atomically; an entry that does not read back as one block per
-gold block with the same sentences is ignored and rebuilt.
+``retyped``). Sentences are parsed in batches (:class:`BatchParsed`). Files are written
+atomically; an entry that does not read back as one block per gold block with the same
+sentences is ignored and rebuilt.
 """
 
 from __future__ import annotations
@@ -87,9 +88,58 @@ def _read_entry(path: Path, gold: Sequence[M2Block]) -> list[M2Block] | None:
     return [M2Block(g.source, b.edits, g.line) for b, g in zip(blocks, gold, strict=True)]
 
 
-def _write_entry(annotator: Any, gold_path: PathLike, target: Path) -> None:
+class BatchParsed:
+    """The annotator with ``parse`` answered from batches: on the first request of a gold
+    sentence, it and the sentences of the next ``window`` gold blocks, with their annotators'
+    corrections as :func:`errtype.convert.reannotate_block` builds them, are parsed together by
+    the parser's ``parse_many`` (one batch costs little more than one sentence parsed alone);
+    any other text is parsed alone. A parse is the same either way."""
+
+    def __init__(self, annotator: Any, blocks: Sequence[M2Block], window: int = 512) -> None:
+        self._annotator = annotator
+        self._blocks = blocks
+        self._window = window
+        self._at: dict[str, list[int]] = {}
+        for i, b in enumerate(blocks):
+            self._at.setdefault(b.source, []).append(i)
+        self._cursor = 0
+        self._table: dict[str, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._annotator, name)
+
+    def parse(self, text: str, tokenize: bool = False) -> Any:
+        if not tokenize:
+            if text not in self._table and text in self._at:
+                starts = self._at[text]
+                self._fill(next((i for i in starts if i >= self._cursor), starts[0]))
+            if text in self._table:
+                return self._table[text]
+        return self._annotator.parse(text, tokenize)
+
+    def _fill(self, start: int) -> None:
+        from .. import m2
+
+        texts = []
+        for b in self._blocks[start:start + self._window]:
+            texts.append(b.source)
+            for edits in b.edits_by_annotator().values():
+                real = [e for e in edits if not e.is_noop]
+                try:
+                    texts.append(m2.apply_edits(b.tokens, real, m2.GOLD).text)
+                except (ErrtypeError, IndexError, ValueError):
+                    continue  # reannotate_block reports the block's problem
+        unique = list(dict.fromkeys(texts))
+        self._table = dict(zip(unique, self._annotator.parser.parse_many(unique), strict=True))
+        self._cursor = start
+
+
+def _write_entry(annotator: Any, gold_path: PathLike, target: Path,
+                 gold: Sequence[M2Block]) -> None:
     from ..convert import m2_to_m2
 
+    if hasattr(getattr(annotator, "parser", None), "parse_many"):
+        annotator = BatchParsed(annotator, gold)
     try:
         m2_to_m2(annotator, gold_path, target, mode="gold")
     except InputError as exc:  # name the gold file and line, without m2_to_m2's CLI hint
@@ -117,7 +167,7 @@ def retype_gold(gold_path: PathLike, gold: Sequence[M2Block], annotator: Any,
                     folder.mkdir(parents=True, exist_ok=True)
                 if not _writable(folder):
                     continue
-                _write_entry(annotator, gold_path, p)
+                _write_entry(annotator, gold_path, p, gold)
             except OSError:
                 continue
             found = _read_entry(p, gold)
@@ -125,7 +175,7 @@ def retype_gold(gold_path: PathLike, gold: Sequence[M2Block], annotator: Any,
                 return Retyped(found, p, False)
     with tempfile.TemporaryDirectory(prefix="errtype-retype-") as tmp:
         target = Path(tmp) / "gold.m2"
-        _write_entry(annotator, gold_path, target)
+        _write_entry(annotator, gold_path, target, gold)
         found = _read_entry(target, gold)
     if found is None:
         raise InputError("the re-typed gold does not match the gold's sentences",
