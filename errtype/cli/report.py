@@ -42,8 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trials", type=int, default=1000, metavar="N",
                    help="approximate-randomisation trials (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="resampling seed (default 0)")
-    p.add_argument("--retype-gold", action="store_true",
-                   help="re-type the gold edits with the annotator (e.g. NUCLE -> ERRANT types)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--keep-gold-types", action="store_true",
+                   help="keep the gold's own types (default: a gold whose types are not the "
+                        "annotator's type set, e.g. NUCLE, is re-typed, and the result cached)")
+    g.add_argument("--retype-gold", action="store_true",
+                   help="re-type the gold edits with the annotator even when its types are in "
+                        "the annotator's set")
     p.add_argument("--no-maxmatch", action="store_true", help="skip MaxMatch")
     p.add_argument("--no-gleu", action="store_true", help="skip GLEU")
     add_backend_options(p)
@@ -67,14 +72,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.bootstrap < 1 or args.trials < 1:
             raise InputError("--bootstrap and --trials must be at least 1")
         systems = [parse_system_arg(h) for h in args.hyp]
+        gold_types = ("keep" if args.keep_gold_types else
+                      "retype" if args.retype_gold else "auto")
         annotator = None
         opts = backend_options(args)
         if opts:
             from .. import load
 
             annotator = load(args.lang, **opts)
-        inp = load_input(args.ref, systems, src=args.src,
-                         lang=args.lang, annotator=annotator, retype_gold=args.retype_gold)
+        inp = load_input(args.ref, systems, src=args.src, lang=args.lang, annotator=annotator,
+                         gold_types=gold_types)
         options = ReportOptions(beta=args.beta, bootstrap=args.bootstrap, trials=args.trials,
                                 seed=args.seed, gleu=not args.no_gleu,
                                 maxmatch=not args.no_maxmatch)

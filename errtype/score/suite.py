@@ -28,7 +28,7 @@ from .extract import annotate_to_blocks, apply_edits, extract_edits, gold_refere
 from .registry import Metric, ScoreInput, describe
 
 __all__ = ["EDIT_GOLD", "Row", "Suite", "SuiteSystem", "is_m2", "load_suite",
-           "parse_system_arg", "retype", "score_systems"]
+           "parse_system_arg", "score_systems"]
 
 PathLike = str | os.PathLike[str]
 
@@ -39,18 +39,6 @@ EDIT_GOLD = {
             "(errant_m2 -auto; what SEEDA's ERRANT columns use)",
     "retype": "the gold M2's edits re-typed by the annotator (errant_m2 -gold)",
 }
-
-
-def retype(annotator: Any, gold: Sequence[M2Block]) -> list[M2Block]:
-    """The gold blocks with their edits re-typed by the annotator (``errtype-m2 -gold``)."""
-    from ..convert import reannotate_block
-
-    out = []
-    for b in gold:
-        text = reannotate_block(annotator, b, "gold")
-        new = next(iter(read_m2(text.splitlines(), name="<retyped>")))
-        out.append(M2Block(b.source, new.edits, b.line))
-    return out
 
 
 def is_m2(path: PathLike) -> bool:
@@ -110,6 +98,8 @@ class Suite:
     _hyp_blocks: dict[str, list[M2Block]] | None = field(default=None, repr=False)
     _edit_gold: dict[str, list[M2Block]] = field(default_factory=dict, repr=False)
     _gold_extracted: bool = field(default=False, repr=False)
+    #: the re-typed gold and its cache entry, once ``edit_gold("retype")`` has made it
+    retyped: Any = field(default=None, repr=False)
     _shared: dict[tuple[str, str], dict[Any, Any]] = field(default_factory=dict, repr=False)
     notes: list[str] = field(default_factory=list)
 
@@ -165,8 +155,20 @@ class Suite:
                 items = [(s, [r[i] for r in refs]) for i, s in enumerate(self.sources)]
                 self._edit_gold[mode] = annotate_to_blocks(self.annotator(), items)
             else:
-                self._edit_gold[mode] = retype(self.annotator(), self.gold())
+                self._edit_gold[mode] = self.retype().blocks
         return self._edit_gold[mode]
+
+    def retype(self, cache: bool = True) -> Any:
+        """The M2 gold re-typed by the annotator (``errtype-m2 -gold``), cached on disk
+        (:func:`errtype.retype.retype_gold`); returns its :class:`~errtype.retype.Retyped`."""
+        from ..retype import retype_gold
+
+        if not self.is_m2_gold:
+            raise InputError("only an M2 gold can be re-typed")
+        if self.retyped is None:
+            self.retyped = retype_gold(self.gold_name, self.gold(), self.annotator(), cache)
+            self._edit_gold["retype"] = self.retyped.blocks
+        return self.retyped
 
     def hyp_blocks(self) -> dict[str, list[M2Block]]:
         """Every system's edits: its own (M2 systems) or extracted for all text systems at once."""
