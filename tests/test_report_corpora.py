@@ -110,6 +110,11 @@ RECIPE = ["report", "--ref", "../shared/data/conll14/official-2014.combined.m2",
           "-o", "conll14.html"]
 
 
+def test_the_readme_holds_the_recipe() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert " ".join([".venv/bin/errtype", *RECIPE]) in readme.splitlines()
+
+
 def _run_recipe(cwd: Path, env: dict[str, str]) -> tuple[float, float]:
     """Run ``.venv/bin/errtype`` + RECIPE in ``cwd``; wall and CPU seconds (the child's)."""
     exe = Path(sys.executable).with_name("errtype")

@@ -1,5 +1,6 @@
-"""The tour (issue 20): every command of :data:`TOUR` runs verbatim, from a copy of the repository
-root, with errtype installed into a fresh virtual environment, and prints what the page shows.
+"""The tour (issue 20): every command of the README's tour section runs verbatim, from a copy of
+the repository root, with errtype installed into a fresh virtual environment, and prints what the
+README shows.
 
 The page's rules, read here: a ```sh block holds commands, one a line (``#`` lines are comments;
 ``# exit status N`` announces the status of the next command, else 0); a ```text block right
@@ -31,8 +32,8 @@ import pytest
 from .conftest import peer
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the page the test walks (the README includes or links it)
-TOUR = ROOT / "docs" / "tour.md"
+#: the tour: the README's section between these markers
+TOUR_START, TOUR_END = "<!-- tour:", "<!-- /tour -->"
 #: what the build copies: the files pyproject.toml needs
 SOURCE = ("pyproject.toml", "setup.cfg", "README.md", "LICENSE", "errtype", "resources")
 PREFIX = ".venv/bin/"
@@ -43,6 +44,13 @@ class Step:
     command: str
     status: int = 0
     expected: list[str] | None = None
+
+
+def tour_text() -> str:
+    """The tour section of the README."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start, end = readme.index(TOUR_START), readme.index(TOUR_END)
+    return readme[start:end]
 
 
 def read_tour(text: str) -> list[Step]:
@@ -130,8 +138,7 @@ def _fresh_venv(tmp: Path) -> Path:
 
 @pytest.mark.slow
 def test_tour_runs_in_a_fresh_venv(tmp_path: Path) -> None:
-    text = TOUR.read_text(encoding="utf-8")
-    steps = read_tour(text)
+    steps = read_tour(tour_text())
     assert len(steps) >= 10 and sum(s.expected is not None for s in steps) >= 6
     assert all(s.command.startswith((PREFIX, "mkdir ", "head ")) for s in steps), \
         "the tour runs errtype from .venv/bin/ (and mkdir/head only)"
