@@ -105,6 +105,9 @@ def test_intervals_are_seeded_and_cover_the_estimate(files: dict[str, Path]) -> 
         for est in (a.corpus[sys_]["errant"]["f"], a.corpus[sys_]["macro_f"],
                     a.corpus[sys_]["maxmatch"]["f"]):
             assert est["lo"] <= est["v"] <= est["hi"]
+    # a system without edits has F = 0 on every type, in every resample: a type a resample
+    # leaves out must not enter its macro average with the scorers' F = 1 of empty counts
+    assert a.corpus["none"]["macro_f"] == {"v": 0.0, "lo": 0.0, "hi": 0.0}
 
 
 def test_statistics() -> None:

@@ -355,7 +355,11 @@ def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Repo
             bf = st.prf_array(tboot[..., 0], tboot[..., 1], tboot[..., 2], o.beta)[2]
             mask = (tsum[:, 0] + tsum[:, 2]) > 0  # types with gold edits (as base.macro_f)
             mv = float(tf[mask].mean()) if mask.any() else 0.0
-            mb = bf[:, mask].mean(axis=1) if mask.any() else np.zeros(o.bootstrap)
+            # each resample averages over its own types with gold edits (a type absent from a
+            # resample has P = R = F = 1 by the scorers' convention and must not count)
+            bmask = (tboot[..., 0] + tboot[..., 2]) > 0
+            nb = bmask.sum(axis=1)
+            mb = np.where(nb > 0, (bf * bmask).sum(axis=1) / np.maximum(nb, 1), 0.0)
             lo, hi = st.percentile_ci(mb, o.level)
             row["macro_f"] = est(mv, lo, hi)
         else:
