@@ -186,6 +186,14 @@ def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = N
         yield block
 
 
+def is_m2(path: str | os.PathLike[str]) -> bool:
+    """Whether an input file is M2: an ``.m2`` name, or first lines that :func:`sniff_m2` reads
+    as M2 (``-`` and pipes, which cannot be read twice, count as text unless named ``.m2``)."""
+    from .textio import read_head
+
+    return str(path).endswith(".m2") or sniff_m2(read_head(path)) is True
+
+
 def sniff_m2(lines: Iterable[str]) -> bool | None:
     """Whether the first lines of a file are M2, to tell a user who swapped text and M2 inputs.
 

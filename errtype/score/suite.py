@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, LineCountError
-from ..m2 import M2Block, read_m2
+from ..m2 import M2Block, is_m2, read_m2
 from ..textio import read_lines
 from .common import ScoreResult
 from .extract import annotate_to_blocks, apply_edits, extract_edits, gold_references
 from .registry import Metric, ScoreInput, describe
 
-__all__ = ["EDIT_GOLD", "Row", "Suite", "SuiteSystem", "is_m2", "load_suite",
+__all__ = ["EDIT_GOLD", "Row", "Suite", "SuiteSystem", "load_suite",
            "parse_system_arg", "score_systems"]
 
 PathLike = str | os.PathLike[str]
@@ -39,16 +39,6 @@ EDIT_GOLD = {
             "(errant_m2 -auto; what SEEDA's ERRANT columns use)",
     "retype": "the gold M2's edits re-typed by the annotator (errant_m2 -gold)",
 }
-
-
-def is_m2(path: PathLike) -> bool:
-    """An ``.m2`` name, or a first non-blank line that starts with ``S ``."""
-    if str(path).endswith(".m2"):
-        return True
-    for ln in read_lines(path):
-        if ln.text.strip():
-            return ln.text.startswith("S ")
-    return False
 
 
 def parse_system_arg(arg: str) -> tuple[str, str]:

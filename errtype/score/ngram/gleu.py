@@ -27,7 +27,7 @@ from operator import add
 from typing import Any, ClassVar
 
 from ...errors import InputError, LineCountError
-from ...m2 import read_m2
+from ...m2 import is_m2, read_m2
 from ...textio import read_lines
 from .._checks import misaligned, misalignment_note
 from ..common import ScoreResult, signature
@@ -270,10 +270,11 @@ def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
                      ) -> tuple[list[str], list[list[str]], list[str]]:
     """Read source, references and hypothesis (line counts checked before scoring).
 
-    A reference path ending in ``.m2`` gives one reference per annotator (see
+    An M2 reference (:func:`errtype.m2.is_m2`) gives one reference per annotator (see
     :func:`m2_references`), checked against the source sentences.
     """
-    plain = [r for r in references if not str(r).endswith(".m2")]
+    m2 = {str(r) for r in references if is_m2(r)}
+    plain = [r for r in references if str(r) not in m2]
     paths: list[PathLike] = [source, *plain]
     if hypothesis is not None:
         paths.append(hypothesis)
@@ -287,7 +288,7 @@ def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
     by_path = dict(zip(map(str, plain), texts[1:1 + len(plain)], strict=True))
     refs: list[list[str]] = []
     for r in references:
-        if str(r).endswith(".m2"):
+        if str(r) in m2:
             refs += m2_references(r, src)
         else:
             refs.append(by_path[str(r)])
