@@ -41,6 +41,7 @@ _INTERNAL = regex.compile(r"(?<=\w)['\u2019\u02bc\-\u2010\u2011](?=\w)")
 _PROTECT = str.maketrans("'\u2019\u02bc-\u2010\u2011", "\ue000\ue001\ue002\ue003\ue004\ue005")
 
 
+@lru_cache(maxsize=1 << 16)
 def punct_and_words(text: str) -> tuple[str, str]:
     """(the punctuation characters of ``text``, the rest without whitespace), word-internal
     apostrophes and hyphens counting as letters (they are spelling: здоров'я, будь-яка)."""
@@ -53,6 +54,7 @@ _QUOTE_KEY = str.maketrans({q: '"' for q in QUOTES})
 _SPACE = regex.compile(r"\s+")
 
 
+@lru_cache(maxsize=1 << 16)
 def quote_key(text: str) -> str:
     """``text`` without spaces and with every quotation mark replaced by one symbol."""
     return _SPACE.sub("", text).translate(_QUOTE_KEY)
