@@ -1,10 +1,17 @@
 """``errtype-meta``: meta-evaluation of metrics against human judgments.
 
     errtype-meta ew JUDGMENTS.xml
+    errtype-meta ts JUDGMENTS.xml [--runs 20] [--seed 0]
+    errtype-meta seeda SEEDA_DIR --ref official-2014.combined.m2 -m m2 sentm2 errant gleu ...
+                       [--sets base +INPUT +fluent all] [--window 4] [--json OUT.json]
     errtype-meta system --human HUMAN (--metric FILE | --json-results RESULTS.json ... |
                         --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...) [--bootstrap 100]
     errtype-meta sentence --judgments JUDGMENTS.xml (--json-results RESULTS.json ... |
                           --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...)
+
+SEEDA_DIR is a checkout of tmu-nlp/SEEDA: the metrics are computed on its judged subset with
+the CoNLL-2014 gold and correlated with SEEDA-S and SEEDA-E (TrueSkill and ExpectedWins) over
+its system sets, at system and sentence level, as SEEDA's own scripts do.
 
 HUMAN is a score file (``system value ...`` rows, a TSV with a header, or JSON) or a ranking XML
 (ExpectedWins is then computed). Computed metrics name each system by its file name.
@@ -35,7 +42,7 @@ from ..score.meta.correlation import (
 )
 from ..textio import atomic_output
 from .common import add_output_option, describe, details, new_parser, run
-from .files import INPUT, OUTPUT, text_input
+from .files import INPUT, OUTPUT, m2_input, text_input
 
 PROG = "errtype-meta"
 M2_NOT_TEXT = "--scribendi takes plain text (SOURCE SYSTEM ...); an M2 gold goes after --m2"
@@ -52,6 +59,38 @@ def build_parser() -> argparse.ArgumentParser:
     add_output_option(ew, "the table")
     ew.add_argument("--json", metavar="FILE", type=OUTPUT,
                     help="write the scores as JSON (- = stdout)")
+
+    ts = sub.add_parser("ts", help="TrueSkill of the systems in a ranking XML",
+                        description="TrueSkill of the systems in a ranking XML (mean skill "
+                                    "averaged over seeded shuffles of the comparisons)")
+    ts.add_argument("judgments", type=INPUT, help="ranking XML (WMT/Appraise judgments)")
+    ts.add_argument("--runs", type=int, default=20, help="shuffled passes averaged (default 20)")
+    ts.add_argument("--seed", type=int, default=0, help="seed of the first shuffle (default 0)")
+    add_output_option(ts, "the table")
+    ts.add_argument("--json", metavar="FILE", type=OUTPUT,
+                    help="write the scores as JSON (- = stdout)")
+
+    sd = sub.add_parser("seeda", help="meta-evaluate metrics on SEEDA (Kobayashi et al. 2024)",
+                        description="Compute metrics on SEEDA's judged subset and correlate "
+                                    "them with its human scores.")
+    sd.add_argument("seeda", help="a checkout of github.com/tmu-nlp/SEEDA (a folder)")
+    sd.add_argument("--ref", required=True, type=m2_input(
+        "give the CoNLL-2014 gold M2 (official-2014.combined.m2)"),
+        help="the gold M2 of the whole CoNLL-2014 test set")
+    sd.add_argument("-m", "--metrics", nargs="+", required=True, metavar="METRIC",
+                    help="metrics of the registry (errtype score --list)")
+    sd.add_argument("--sets", nargs="+", default=["base", "+INPUT", "+fluent", "all"],
+                    help="system sets (default: base +INPUT +fluent all)")
+    sd.add_argument("--window", type=int, default=None, metavar="N",
+                    help="also the window analysis with N systems (base set)")
+    sd.add_argument("--ties", choices=["seeda", "disagree"], default="seeda",
+                    help="a metric tie at sentence level: as SEEDA's script counts it (a "
+                         "preference for the system later in its order), or a disagreement")
+    sd.add_argument("--edit-gold", choices=["m2", "auto", "retype"], default="auto",
+                    help="gold edits of errant/senterrant/goto (default auto, as SEEDA's)")
+    add_output_option(sd, "the tables")
+    sd.add_argument("--json", metavar="FILE", type=OUTPUT,
+                    help="write every number as JSON (- = stdout)")
 
     for name, helptext in (("system", "system-level Pearson/Spearman (optional bootstrap)"),
                            ("sentence", "sentence-level pairwise accuracy and Kendall")):
@@ -163,6 +202,69 @@ def _cmd_ew(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_ts(args: argparse.Namespace) -> int:
+    from ..score.meta.trueskill import TrueSkill
+
+    if args.runs < 1:
+        raise InputError("--runs must be at least 1")
+    rater = TrueSkill(runs=args.runs, seed=args.seed)
+    ts = rater.rate(read_judgments(args.judgments))
+    print("rank\tsystem\ttrueskill")
+    for i, (s, v) in enumerate(ts.items(), 1):
+        print(f"{i}\t{s}\t{v:.3f}")
+    print(rater.signature())
+    if args.json:
+        with atomic_output(args.json) as fh:
+            json.dump(ts, fh, indent=1)
+            fh.write("\n")
+    return 0
+
+
+def _cmd_seeda(args: argparse.Namespace) -> int:
+    from ..score.meta import seeda as sd
+    from ..score.registry import get_metric
+
+    for name in args.sets:
+        sd.systems_of(name)  # an unknown set is an input error before any work
+    seeda = sd.read_seeda(args.seeda)
+    metrics = []
+    for n in args.metrics:
+        try:
+            metric = get_metric(n)
+            if hasattr(metric, "gold_edits"):
+                metric = get_metric(n, gold_edits=args.edit_gold)
+        except (KeyError, TypeError) as exc:
+            raise InputError(f"metric {n}: {exc}") from None
+        metrics.append((n, metric))
+    scores = sd.score_subset(seeda, args.ref, metrics)
+    res = sd.meta_evaluate(seeda, scores, args.sets, args.window, args.ties)
+    print("metric\thuman\tset\tpearson\tspearman")
+    for m, r in res.items():
+        for key, by_set in r["system"].items():
+            for name, c in by_set.items():
+                print(f"{m}\t{key}\t{name}\t{_fmt(c['pearson'])}\t{_fmt(c['spearman'])}")
+    print("\nmetric\tjudgments\tset\taccuracy\tkendall\tpairs\tmetric_ties")
+    for m, r in res.items():
+        for g, by_set in r["sentence"].items():
+            for name, c in by_set.items():
+                print(f"{m}\tSEEDA-{g[0].upper()}\t{name}\t{_fmt(c['accuracy'])}\t"
+                      f"{_fmt(c['kendall'])}\t{c['pairs']}\t{c['metric_ties']}")
+    if args.window:
+        print("\nmetric\thuman\twindow\tpearson\tspearman")
+        for m, r in res.items():
+            for key, windows in r["window"].items():
+                for w in windows:
+                    print(f"{m}\t{key}\t{w['from']}-{w['to']}\t{_fmt(w['pearson'])}\t"
+                          f"{_fmt(w['spearman'])}")
+    sig = signature("meta-seeda", {"sets": "+".join(args.sets), "ties": args.ties,
+                                   "edit_gold": args.edit_gold})
+    print(sig)
+    for m, r in res.items():
+        print(f"{m}: {r['signature']}")
+    _write_json(args.json, {"metrics": res}, sig)
+    return 0
+
+
 def _cmd_system(args: argparse.Namespace) -> int:
     human = read_scores(args.human, args.human_column)
     systems = args.systems.split(",") if args.systems else None
@@ -237,7 +339,8 @@ def _write_json(path: str | None, report: dict[str, Any], sig: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    commands = {"ew": _cmd_ew, "system": _cmd_system, "sentence": _cmd_sentence}
+    commands = {"ew": _cmd_ew, "ts": _cmd_ts, "seeda": _cmd_seeda, "system": _cmd_system,
+                "sentence": _cmd_sentence}
 
     def body() -> int:
         code = commands[args.command](args)
