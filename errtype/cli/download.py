@@ -7,6 +7,7 @@ import sys
 
 from ..download import MODELS, download
 from ..errors import ErrtypeError
+from .common import run
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -18,7 +19,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("lang", choices=sorted(MODELS), metavar="LANG",
                     help="language code: " + ", ".join(sorted(MODELS)))
     ap.add_argument("--url", help="download from this URL instead of the default")
-    ap.add_argument("--sha256", help="expected SHA-256 of the file (enforced)")
+    ap.add_argument("--sha256", help="expected SHA-256 of the file (enforced instead of the "
+                                     "digests pinned for the published model)")
+    ap.add_argument("--no-language-check", action="store_true",
+                    help="accept a model that does not tag the language's test sentence "
+                         "plausibly (e.g. one trained with other lemma conventions)")
     ap.add_argument("--cache-dir", help="store under this directory instead of the user cache")
     ap.add_argument("--force", action="store_true", help="download even if already present")
     ap.add_argument("--timeout", type=float, default=60.0, help="network timeout in seconds")
@@ -39,16 +44,21 @@ def main(argv: list[str] | None = None) -> int:
             pct = f" ({100 * done // total} %)" if total else ""
             print(f"\r{done / 1e6:.1f} MB{pct}", end="", file=sys.stderr, flush=True)
 
-    try:
-        path = download(args.lang, url=args.url, sha256=args.sha256, directory=args.cache_dir,
-                        force=args.force, timeout=args.timeout, progress=progress)
-    except ErrtypeError as exc:
-        print(f"{chr(10) if show else ''}errtype download: error: {exc}", file=sys.stderr)
-        return 1
-    if show:
-        print(file=sys.stderr)
-    print(path)
-    return 0
+    def body() -> int:
+        try:
+            path = download(args.lang, url=args.url, sha256=args.sha256,
+                            directory=args.cache_dir, force=args.force, timeout=args.timeout,
+                            progress=progress, check_lang=not args.no_language_check)
+        except ErrtypeError as exc:
+            print(f"{chr(10) if show else ''}errtype download: error: {exc}", file=sys.stderr)
+            return 1
+        if show:
+            print(file=sys.stderr)
+        print(path)
+        return 0
+
+    # Ctrl-C / SIGTERM: one line and 130 / 143; the partial file is removed on the way out
+    return run("errtype download", body)
 
 
 if __name__ == "__main__":  # pragma: no cover
