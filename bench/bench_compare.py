@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from errtype.cli.compare import main as ours_main  # noqa: E402
 from errtype.m2 import read_m2  # noqa: E402
-from errtype.score.errant import errant_score  # noqa: E402
+from errtype.score.edits.errant import errant_score  # noqa: E402
 
 CONLL = ROOT.parent / "shared" / "data" / "conll14"
 

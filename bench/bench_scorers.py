@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from errtype.score._checks import misaligned  # noqa: E402
-from errtype.score.gleu import GLEU, draw_table, m2_references, read_gleu_inputs  # noqa: E402
-from errtype.score.maxmatch import MaxMatch, load_gold, read_hypotheses  # noqa: E402
+from errtype.score.edits.maxmatch import MaxMatch, load_gold, read_hypotheses  # noqa: E402
+from errtype.score.ngram.gleu import GLEU, draw_table, m2_references, read_gleu_inputs  # noqa: E402
 
 #: METRICS.md §4: official m2scorer 3.2 (py3 port), CPython 3.11, seconds per CoNLL-2014 system
 OFFICIAL_M2 = {"AMU": 6.3, "all 12 systems": 360.0, "NTHU": 113.0, "NTHU line 41": 85.0}

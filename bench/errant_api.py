@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_m2 import load_pairs  # noqa: E402
+from bench_m2 import load_pairs, peer_errant  # noqa: E402
 
 
 def main() -> int:
@@ -24,10 +24,8 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=3000)
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     args = ap.parse_args()
-    try:
-        import errant
-    except ImportError:
-        print("the peer tool is not installed: pip install errant==3.0.2")
+    errant = peer_errant()
+    if errant is None:
         return 1
     import errtype.errant as shim
 

@@ -1,15 +1,23 @@
-"""Agreement of errtype's Czech annotation with the GECCC gold M2 (typed by the Czech ERRANT).
+"""Agreement of errtype's Czech annotation with the GECCC gold M2 (typed by the Czech ERRANT),
+sentence level and paragraph level side by side.
 
-Typing: every gold edit span is re-classified as ``errtype-m2 -gold`` does (corrected sentence
-rebuilt from the annotator's edits, edit minimised and classified) and the type is compared
-with the gold type. Extraction: parallel mode (orig -> annotator 0's correction) compared with
-annotator 0's gold spans, both from raw text (``sentence.input`` -> ``sentence.gold``, tokenised by
-the backend) and from the pre-tokenised M2 sentences (isolating alignment + merging).
+Typing: every block goes through ``errtype-m2 -gold``'s code path
+(:func:`errtype.convert.reannotate_block`: corrected text rebuilt from each annotator's edits,
+every gold edit minimised and classified) and each re-typed edit is compared with its gold type.
+Extraction: parallel mode (orig -> annotator 0's correction) compared with annotator 0's gold
+spans, both from raw text (``*.input`` -> ``*.gold``, tokenised by the backend) and from the
+pre-tokenised M2 sources (isolating alignment + merging).
+
+GECCC ships the same dev texts twice: ``sentence.*`` (8,478 sentences) and ``paragraph.*``
+(3,592 paragraphs, up to 352 tokens; the token ``࿄`` stands for a newline inside a paragraph:
+annotators could join or split paragraphs). Both levels run through the same code; paragraphs
+are below the aligner's long-pair threshold, so they get the full DP as sentences do.
 
 Both Czech backends are measured in one run: the spaCy default (cs_core_news_sm) and UDPipe with
 ``--udpipe-model`` (default: the stand-in ../shared/models/cs.udpipe).
 
-    python bench/geccc_agreement.py [--backend spacy udpipe] [--udpipe-model PATH] [--limit N]
+    python bench/geccc_agreement.py [--backend spacy udpipe] [--level sentence paragraph]
+        [--udpipe-model PATH] [--limit N]
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import json
 import sys
 import time
 from collections import Counter
+from itertools import islice
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,27 +77,30 @@ def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
-def typing(ann: errtype.Annotator, blocks: list) -> dict:
-    """Re-classify gold spans; return agreement and a confusion counter."""
-    jobs = []  # (block index, annotator, cor tokens, spans)
-    texts = []
-    for bi, (orig, by_ann) in enumerate(blocks):
-        texts.append(" ".join(orig))
-        for a in sorted(by_ann):
-            edits = by_ann[a]
-            if edits[0][2] == "noop":
-                continue
-            cor, spans = apply_gold(orig, edits)
-            jobs.append((bi, cor, spans))
-    texts += [" ".join(cor) for _, cor, _ in jobs]
-    parsed = list(ann.parser.parse_many(texts))
-    origs, cors = parsed[:len(blocks)], parsed[len(blocks):]
+def typing(ann: errtype.Annotator, m2_path: Path, limit: int | None = None) -> dict:
+    """Re-type the gold edits as ``errtype-m2 -gold`` does; agreement and a confusion counter.
+
+    ``-gold`` writes one edit per gold edit of an annotator, in input order, so the i-th edit of
+    an annotator in its output is compared with the i-th gold edit (noop lines left out).
+    """
+    from threadpoolctl import threadpool_limits
+
+    from errtype.convert import reannotate_block
+    from errtype.m2 import read_m2
+
     confusion: Counter[tuple[str, str]] = Counter()
-    for (bi, _, spans), c in zip(jobs, cors, strict=True):
-        o = origs[bi]
-        for s, e, cs, ce, gold in spans:
-            edit = minimise(Edit.from_spans(o, c, s, e, cs, ce), o, c)
-            confusion[gold, ann.language.classify(edit, o, c)] += 1
+    with threadpool_limits(1, user_api="blas"):  # one parse at a time: BLAS threads only compete
+        for block in islice(read_m2(m2_path), limit):
+            out = next(read_m2(reannotate_block(ann, block, "gold").splitlines()))
+            ours = out.edits_by_annotator()
+            for a, edits in block.edits_by_annotator().items():
+                gold = [e for e in edits if not e.is_noop]
+                got = [e for e in ours.get(a, []) if not e.is_noop]
+                if len(gold) != len(got):
+                    raise RuntimeError(f"{m2_path}:{block.line}: annotator {a} has {len(gold)} "
+                                       f"gold edits but -gold wrote {len(got)}")
+                for g, o in zip(gold, got, strict=True):
+                    confusion[g.type, o.type] += 1
     total = sum(confusion.values())
     agree = sum(n for (g, p), n in confusion.items() if g == p)
     return {"edits": total, "agree": agree, "agreement": agree / total, "confusion": confusion}
@@ -189,7 +201,7 @@ def extraction(ann: errtype.Annotator, blocks: list, raw: list[tuple[str, str]] 
 
 def report(res: dict, top: int) -> str:
     conf: Counter = res["typing"]["confusion"]
-    lines = [f"backend: {res['backend']}   sentences: {res['sentences']}   "
+    lines = [f"backend: {res['backend']}   {res['level']}s: {res['blocks']}   "
              f"time: {res['seconds']:.0f}s",
              f"TYPING agreement: {res['typing']['agree']}/{res['typing']['edits']} = "
              f"{100 * res['typing']['agreement']:.2f} %", "",
@@ -219,19 +231,34 @@ def report(res: dict, top: int) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace, opts: dict, label: str) -> dict:
-    """The full measurement with one backend."""
+def side_by_side(results: list[dict]) -> str:
+    """One line per backend and level: typing agreement and extraction F1."""
+    lines = [f"{'backend':<34}{'level':<11}{'blocks':>7}{'edits':>7}{'typing %':>10}"
+             f"{'F1 pretok.':>11}{'F1 raw':>8}"]
+    for r in results:
+        ext = r["extraction"]
+        raw = f"{100 * ext['raw_tokenised']['F1']:>8.2f}" if "raw_tokenised" in ext else \
+            f"{'-':>8}"
+        lines.append(f"{r['backend']:<34}{r['level']:<11}{r['blocks']:>7}"
+                     f"{r['typing']['edits']:>7}{100 * r['typing']['agreement']:>10.2f}"
+                     f"{100 * ext['pretokenised']['F1']:>11.2f}{raw}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace, ann: errtype.Annotator, label: str, level: str) -> dict:
+    """The full measurement of one level (``sentence`` or ``paragraph``) with one backend."""
     t0 = time.time()
-    ann = errtype.load("cs", **opts)
-    blocks = read_blocks(args.geccc / "sentence.m2", args.limit)
+    m2_path = args.geccc / f"{level}.m2"
+    blocks = read_blocks(m2_path, args.limit)
     raw = None
     if not args.no_raw:
-        inp = (args.geccc / "sentence.input").read_text(encoding="utf-8").splitlines()
-        # sentence.gold holds every annotator's correction, tab-separated: keep annotator 0
+        inp = (args.geccc / f"{level}.input").read_text(encoding="utf-8").splitlines()
+        # *.gold holds every annotator's correction, tab-separated: keep annotator 0
         gold = [line.split("\t")[0].strip() for line in
-                (args.geccc / "sentence.gold").read_text(encoding="utf-8").splitlines()]
+                (args.geccc / f"{level}.gold").read_text(encoding="utf-8").splitlines()]
         raw = list(zip(inp, gold, strict=True))[:len(blocks)]
-    res = {"backend": label, "sentences": len(blocks), "typing": typing(ann, blocks),
+    res = {"backend": label, "level": level, "blocks": len(blocks),
+           "typing": typing(ann, m2_path, args.limit),
            "string_rules": string_rules(blocks),
            "extraction": extraction(ann, blocks, raw)}
     res["seconds"] = time.time() - t0
@@ -241,20 +268,23 @@ def run(args: argparse.Namespace, opts: dict, label: str) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--geccc", type=Path, default=GECCC,
-                    help="folder with sentence.{m2,input,gold}")
+                    help="folder with {sentence,paragraph}.{m2,input,gold}")
     ap.add_argument("--udpipe-model", type=Path, default=CS_UDPIPE,
                     help="UDPipe model of the udpipe backend (default: the stand-in "
                          "../shared/models/cs.udpipe)")
     ap.add_argument("--backend", nargs="+", choices=("spacy", "udpipe"),
                     default=["spacy", "udpipe"], help="backends to measure (default: both)")
-    ap.add_argument("--limit", type=int, help="only the first N sentences")
+    ap.add_argument("--level", nargs="+", choices=("sentence", "paragraph"),
+                    default=["sentence", "paragraph"], help="GECCC levels (default: both)")
+    ap.add_argument("--limit", type=int, help="only the first N sentences / paragraphs")
     ap.add_argument("--no-raw", action="store_true", help="skip the raw-text extraction run")
     ap.add_argument("--top", type=int, default=25, help="number of confusions to list")
     ap.add_argument("--json", type=Path, help="also write the results as JSON here")
     args = ap.parse_args(argv)
-    if not (args.geccc / "sentence.m2").exists():
-        print(f"GECCC data not found: {args.geccc / 'sentence.m2'}", file=sys.stderr)
-        return 2
+    for level in args.level:
+        if not (args.geccc / f"{level}.m2").exists():
+            print(f"GECCC data not found: {args.geccc / f'{level}.m2'}", file=sys.stderr)
+            return 2
     results = []
     for backend in args.backend:
         if backend == "udpipe":
@@ -262,17 +292,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"skipping the UDPipe backend: {args.udpipe_model} not found",
                       file=sys.stderr)
                 continue
-            res = run(args, {"udpipe_model": str(args.udpipe_model)},
-                      f"udpipe {args.udpipe_model.name}")
+            ann = errtype.load("cs", udpipe_model=str(args.udpipe_model))
+            label = f"udpipe {args.udpipe_model.name}"
         else:
-            res = run(args, {"backend": "spacy"}, "spacy cs_core_news_sm 0.2.1")
-        results.append(res)
-        print(report(res, args.top), flush=True)
-        print()
-    if len(results) > 1:
-        print("TYPING agreement by backend: " + ", ".join(
-            f"{r['backend']} {100 * r['typing']['agreement']:.2f} % ({r['seconds']:.0f}s)"
-            for r in results))
+            ann = errtype.load("cs", backend="spacy")
+            label = "spacy cs_core_news_sm 0.2.1"
+        for level in args.level:
+            res = run(args, ann, label, level)
+            results.append(res)
+            print(report(res, args.top), flush=True)
+            print()
+    print(side_by_side(results))
     if args.json:
         js = [dict(r, typing=dict(r["typing"], confusion=[
             [g, p, n] for (g, p), n in r["typing"]["confusion"].most_common()]))

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from errtype.m2 import read_m2
-from errtype.score.lm import load_lm
-from errtype.score.ratio import apply_edits
+from errtype.score.extract import apply_edits
+from errtype.score.lm.models import load_lm
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

@@ -4,32 +4,48 @@ For each language (default: uk on UA-GEC, et on EstGEC-L2, from ../shared/data/m
 the stand-in UDPipe models of ../shared/models), every gold edit span is re-typed as
 ``errtype-m2 -gold -no_min`` does (the annotator's correction is rebuilt from the edits, each span
 typed unminimised) by: the English rules (ERRANT 3.0.2's classifier on the same parse: the
-MultiGEC-2025 baseline), the generic UD classifier, and the generic classifier with ``feats``.
-The retyped files are scored by ``../shared/tools/type_agreement.py`` (run as a subprocess), plain
-and with ``--fine`` (the category's UD feature must be named). Parsing and classification are
-timed separately.
+MultiGEC-2025 baseline), the generic UD classifier of the previous release (``--baseline-rev``,
+run from a ``git archive`` of that revision in a subprocess: one run, same data, same parse
+model), the generic UD classifier, and the generic classifier with ``feats``. The retyped files
+are scored by ``../shared/tools/type_agreement.py`` (run as a subprocess), plain and with
+``--fine`` (the category's UD feature must be named). Parsing and classification are timed
+separately (CPU seconds of this process, and wall seconds).
 
 Gold-file handling done here (the M2 reader's ``-gold`` path is not used): an m2scorer ``-NONE-``
 correction is a deletion, ``a||b`` alternatives keep the first, and edits of one annotator that
 overlap are placed in separate corrections ("layers"), each edit typed in its own layer.
 
-    python bench/multilingual_agreement.py [--lang uk et] [--json OUT] [--keep DIR]
+    python bench/multilingual_agreement.py [--lang uk et] [--baseline-rev REV|none]
+                                           [--json OUT] [--keep DIR]
+    python bench/multilingual_agreement.py --checked tests/data/fr_checked_edits.tsv \
+                                                     tests/data/tr_checked_edits.tsv
+
+``--checked`` scores hand-checked edit files instead: the UD classifier, the same classifier
+without the language's pack, and the English rules against the annotator column.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import re
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # run from a source checkout without installing
-    sys.path.insert(0, str(ROOT))
+#: the errtype source tree this process imports (the baseline subprocess points it elsewhere)
+SOURCE = Path(os.environ.get("ERRTYPE_BENCH_SOURCE", ROOT))
+if str(SOURCE) not in sys.path:  # run from a source checkout without installing
+    sys.path.insert(0, str(SOURCE))
+elif SOURCE != ROOT:
+    sys.path.remove(str(SOURCE))
+    sys.path.insert(0, str(SOURCE))
 
 from errtype.edit import Edit  # noqa: E402
 from errtype.lang import get_language  # noqa: E402
@@ -38,6 +54,8 @@ from errtype.parse.udpipe import UDPipeParser  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 TOOL = SHARED / "tools" / "type_agreement.py"
+#: the release before issue 17 (the generic classifier of issue 9): the default baseline
+PREVIOUS_RELEASE = "51fe7d49935f2c80ecf92f3fe9de5c23e18257f4"
 CORPORA = {  # language -> (gold M2, scheme of type_agreement.py)
     "uk": ("uagec.dev.m2", "uagec"),
     "et": ("estgec.dev.m2", "estgec"),
@@ -111,15 +129,24 @@ def jobs_of(blocks: list[tuple[str, list[GoldEdit]]]) -> list[tuple[int, list[st
 
 
 def retype(blocks, origs, cors, jobs, classify) -> tuple[list[list[str]], float]:
-    """New types per block and edit (None where the gold has none) and the seconds spent."""
+    """New types per block and edit (None where the gold has none) and the CPU seconds spent."""
     types: list[list[str | None]] = [[None] * len(edits) for _, edits in blocks]
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for (bi, _, placed), c in zip(jobs, cors, strict=True):
         o = origs[bi]
         for k, (s, e, cs, ce) in placed:
             edit = Edit.from_spans(o, c, s, e, cs, ce)
             types[bi][k] = classify(edit, o, c)
-    return types, time.perf_counter() - t0
+    return types, time.process_time() - t0
+
+
+def parse_all(model: Path, blocks, jobs) -> tuple[list, list, float, float]:
+    """(original parses, correction parses, CPU seconds, wall seconds)."""
+    parser = UDPipeParser(model)
+    t0, w0 = time.process_time(), time.perf_counter()
+    origs = list(parser.parse_many(source for source, _ in blocks))
+    cors = list(parser.parse_many(" ".join(cor) for _, cor, _ in jobs))
+    return origs, cors, time.process_time() - t0, time.perf_counter() - w0
 
 
 def write_m2(path: Path, blocks, types=None) -> None:
@@ -150,15 +177,44 @@ def agreement(scheme: str, gold: Path, ours: Path, fine: bool) -> dict:
     return {"per": per, "micro": float(m.group(1)), "macro": float(m.group(2))}
 
 
-def measure(lang: str, source: Path, model: Path, scheme: str, keep: Path | None,
-            with_extraction: bool = False) -> dict:
+def retype_files(lang: str, source: Path, model: Path, out: Path) -> dict:
+    """Parse and re-type ``source`` with the errtype this process imports (UD classifier, plain
+    and with feats), writing ``out/LANG.ud.m2`` and ``out/LANG.ud+feats.m2``; the timings. Run
+    in a subprocess on an older source tree for the baseline."""
     blocks = read_gold(source)
     jobs = jobs_of(blocks)
-    parser = UDPipeParser(model)
-    t0 = time.perf_counter()
-    origs = list(parser.parse_many(source for source, _ in blocks))
-    cors = list(parser.parse_many(" ".join(cor) for _, cor, _ in jobs))
-    parse_s = time.perf_counter() - t0
+    origs, cors, parse_cpu, parse_wall = parse_all(model, blocks, jobs)
+    times = {"parse_seconds": parse_cpu, "parse_wall_seconds": parse_wall}
+    for name, lang_obj in (("ud", get_language(lang)),
+                           ("ud+feats", get_language(lang, feats=True))):
+        lang_obj.classify(Edit(0, 0, 0, 0), origs[0], origs[0])  # load resources untimed
+        types, secs = retype(blocks, origs, cors, jobs, lang_obj.classify)
+        write_m2(out / f"{lang}.{name}.m2", blocks, types)
+        times[name] = secs
+    return times
+
+
+def baseline(rev: str, lang: str, source: Path, model: Path, out: Path) -> dict:
+    """Re-type with the UD classifier of git revision ``rev`` of this repository: its
+    ``errtype`` and ``resources`` trees are extracted with ``git archive`` into a temporary
+    folder and this script runs there in a subprocess (``--retype-only``)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "errtype", "resources"],
+                             capture_output=True, check=True).stdout
+    with tempfile.TemporaryDirectory(prefix="errtype-baseline-") as tree:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tree, filter="data")
+        env = dict(os.environ, ERRTYPE_BENCH_SOURCE=tree)
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--retype-only", lang, str(source),
+               str(model), str(out)]
+        text = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout
+    return json.loads(text.strip().splitlines()[-1])
+
+
+def measure(lang: str, source: Path, model: Path, scheme: str, keep: Path | None,
+            with_extraction: bool = False, baseline_rev: str | None = None) -> dict:
+    blocks = read_gold(source)
+    jobs = jobs_of(blocks)
+    origs, cors, parse_cpu, parse_wall = parse_all(model, blocks, jobs)
     ud, ud_feats, english = (get_language(lang), get_language(lang, feats=True), English())
     ud.classify(Edit(0, 0, 0, 0), origs[0], origs[0])  # load resources outside the timing
     ud_feats.classify(Edit(0, 0, 0, 0), origs[0], origs[0])
@@ -169,7 +225,8 @@ def measure(lang: str, source: Path, model: Path, scheme: str, keep: Path | None
     gold = tmp / f"{lang}.gold.m2"
     write_m2(gold, blocks)
     res: dict = {"lang": lang, "gold": str(source), "model": str(model), "blocks": len(blocks),
-                 "corrections": len(jobs), "parse_seconds": parse_s,
+                 "corrections": len(jobs), "parse_seconds": parse_cpu,
+                 "parse_wall_seconds": parse_wall,
                  "resources_missing": ud.classifier.resources_missing, "systems": {}}
     if with_extraction:
         res["extraction"] = extraction(lang, blocks, origs, cors, jobs)
@@ -180,7 +237,24 @@ def measure(lang: str, source: Path, model: Path, scheme: str, keep: Path | None
         res["systems"][name] = {"classify_seconds": secs,
                                 "plain": agreement(scheme, gold, path, False),
                                 "fine": agreement(scheme, gold, path, True)}
+    if baseline_rev:
+        old = tmp / "baseline"
+        old.mkdir(exist_ok=True)
+        times = baseline(baseline_rev, lang, source, model, old)
+        res["baseline"] = {"rev": baseline_rev, "classify_seconds": times["ud"],
+                           "plain": agreement(scheme, gold, old / f"{lang}.ud.m2", False),
+                           "fine": agreement(scheme, gold, old / f"{lang}.ud+feats.m2", True)}
     return res
+
+
+def below_baseline(res: dict, least: int = 10) -> list[str]:
+    """Categories with at least ``least`` gold edits where the UD classifier agrees less often
+    than the previous release (empty without a baseline)."""
+    if "baseline" not in res:
+        return []
+    old, new = res["baseline"]["plain"]["per"], res["systems"]["ud"]["plain"]["per"]
+    return [cat for cat, (agree, n) in new.items()
+            if n >= least and agree < old.get(cat, (0, n))[0]]
 
 
 def extraction(lang: str, blocks, origs, cors, jobs) -> dict:
@@ -217,33 +291,45 @@ def extraction(lang: str, blocks, origs, cors, jobs) -> dict:
 
 def table(res: dict) -> str:
     sys_ = res["systems"]
+    base = res.get("baseline")
     cats = sorted(sys_["ud"]["plain"]["per"], key=lambda c: -sys_["ud"]["plain"]["per"][c][1])
-    head = (f"{'category':22s} {'n':>5s} {'English':>8s} {'UD':>7s} {'UD+feats':>9s} "
-            f"{'fine:UD+feats':>14s}")
+    head = (f"{'category':22s} {'n':>5s} {'English':>8s} {'previous':>9s} {'UD':>7s} "
+            f"{'UD+feats':>9s} {'fine:UD+feats':>14s}")
     lines = [f"== {res['lang']}: {res['gold']} ({res['blocks']} blocks, {res['corrections']} "
-             f"corrections) with {Path(res['model']).name}", head]
+             f"corrections) with {Path(res['model']).name}"
+             + (f"; previous release = {base['rev'][:12]}" if base else ""), head]
 
-    def pct(system: str, kind: str, cat: str) -> str:
-        a, n = sys_[system][kind]["per"].get(cat, (0, 0))
+    def pct(system: dict | None, kind: str, cat: str) -> str:
+        if system is None:
+            return "-"
+        a, n = system[kind]["per"].get(cat, (0, 0))
         return f"{100 * a / n:.1f}" if n else "-"
 
     for cat in cats:
         n = sys_["ud"]["plain"]["per"][cat][1]
-        lines.append(f"{cat:22s} {n:5d} {pct('english', 'plain', cat):>8s} "
-                     f"{pct('ud', 'plain', cat):>7s} {pct('ud+feats', 'plain', cat):>9s} "
-                     f"{pct('ud+feats', 'fine', cat):>14s}")
+        lines.append(f"{cat:22s} {n:5d} {pct(sys_['english'], 'plain', cat):>8s} "
+                     f"{pct(base, 'plain', cat):>9s} {pct(sys_['ud'], 'plain', cat):>7s} "
+                     f"{pct(sys_['ud+feats'], 'plain', cat):>9s} "
+                     f"{pct(sys_['ud+feats'], 'fine', cat):>14s}")
     for kind in ("macro", "micro"):
-        lines.append(f"{kind:22s} {'':5s} {sys_['english']['plain'][kind]:8.1f} "
+        prev = f"{base['plain'][kind]:9.1f}" if base else f"{'-':>9s}"
+        lines.append(f"{kind:22s} {'':5s} {sys_['english']['plain'][kind]:8.1f} {prev} "
                      f"{sys_['ud']['plain'][kind]:7.1f} {sys_['ud+feats']['plain'][kind]:9.1f} "
                      f"{sys_['ud+feats']['fine'][kind]:14.1f}")
     fine = {name: sys_[name]["fine"]["macro"] for name in sys_}
-    lines.append(f"fine (--fine) macro: English {fine['english']:.1f}, UD {fine['ud']:.1f}, "
-                 f"UD+feats {fine['ud+feats']:.1f}")
+    lines.append(f"fine (--fine) macro: English {fine['english']:.1f}, "
+                 + (f"previous UD+feats {base['fine']['macro']:.1f}, " if base else "")
+                 + f"UD {fine['ud']:.1f}, UD+feats {fine['ud+feats']:.1f}")
+    if base:
+        below = below_baseline(res)
+        lines.append("categories (n >= 10) below the previous release: "
+                     + (", ".join(below) if below else "none"))
     parse, cls = res["parse_seconds"], sys_["ud"]["classify_seconds"]
-    lines.append(f"time: parsing {parse:.1f}s, generic classifier {cls:.2f}s "
-                 f"(+{100 * cls / parse:.1f}% over parsing), with feats "
-                 f"{sys_['ud+feats']['classify_seconds']:.2f}s, English rules "
-                 f"{sys_['english']['classify_seconds']:.2f}s")
+    lines.append(f"time (CPU s): parsing {parse:.2f} (wall {res['parse_wall_seconds']:.2f}), "
+                 f"generic classifier {cls:.3f} (+{100 * cls / parse:.1f}% over parsing), "
+                 f"with feats {sys_['ud+feats']['classify_seconds']:.3f}, English rules "
+                 f"{sys_['english']['classify_seconds']:.3f}"
+                 + (f", previous release {base['classify_seconds']:.3f}" if base else ""))
     if "extraction" in res:
         lines.append("extraction vs annotator 0's spans (span F1): " + ", ".join(
             f"{k} rules {100 * v['F1']:.1f} (P {100 * v['P']:.1f} R {100 * v['R']:.1f})"
@@ -251,6 +337,52 @@ def table(res: dict) -> str:
     if res["resources_missing"]:
         lines.append("resources missing: " + "; ".join(res["resources_missing"]))
     return "\n".join(lines)
+
+
+_EN_NAMES = [(r"^PREP", "ADP"), (r"^CONJ", "CCONJ"), (r"^VERB:(FORM|TENSE|SVA)", "VERB:INFL"),
+              (r"^NOUN:(NUM|POSS)", "NOUN:INFL"), (r"^CONTR", "AUX")]
+
+
+def _en_name(typ: str) -> str:
+    """An ERRANT English type in UD names (PREP -> ADP ...), as type_agreement.py reads them."""
+    prefix, _, bare = typ.partition(":")
+    for a, b in _EN_NAMES:
+        bare = re.sub(a, b, bare)
+    return f"{prefix}:{bare}" if bare else typ
+
+
+def checked(path: Path) -> dict:
+    """Agreement with a hand-checked edit file (``tests/data/LANG_checked_edits.tsv``): how many
+    of its edits the UD classifier, the same classifier without the language's pack, and the
+    English rules type as the annotator column says. The language is the file name's prefix;
+    parses come from ``LANG_checked.{orig,cor}.conllu`` beside it, else from the language's
+    default parser."""
+    from errtype.annotator import Annotator
+    from errtype.lang.ud import make_classifier
+    from errtype.parse.conllu import PreParsed, read_conllu
+
+    lang = path.name.split("_")[0]
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")]
+    orig_conllu = path.with_name(f"{lang}_checked.orig.conllu")
+    if orig_conllu.is_file():
+        origs = [s for _, s in read_conllu(orig_conllu)]
+        cors = [s for _, s in read_conllu(path.with_name(f"{lang}_checked.cor.conllu"))]
+        parses = {" ".join(o.texts): (o, c) for o, c in zip(origs, cors, strict=True)}
+        ann = Annotator(lang, parser=PreParsed())
+    else:
+        ann = Annotator(lang)
+        parses = {r[0]: (ann.parse(r[0]), ann.parse(r[1])) for r in rows}
+    bare = make_classifier("")     # no pack: what a language errtype knows nothing about gets
+    systems = {"ud": ann.language.classify, "ud without pack": bare.classify,
+               "english": lambda e, o, c: _en_name(English().classify(e, o, c))}
+    agree = dict.fromkeys(systems, 0)
+    for orig, _, o_str, c_str, _, annotator, _, _ in rows:
+        o, c = parses[orig]
+        edit = next(e for e in ann.annotate(o, c) if (e.o_str, e.c_str) == (o_str, c_str))
+        for name, classify in systems.items():
+            agree[name] += classify(edit.with_type("NA"), o, c) == annotator
+    return {"file": str(path), "lang": lang, "edits": len(rows), "agree": agree}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -263,7 +395,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write the results as JSON here")
     ap.add_argument("--extraction", action="store_true",
                     help="also compare the merge-rule configurations on annotator 0's spans")
+    ap.add_argument("--baseline-rev", default=PREVIOUS_RELEASE,
+                    help="git revision whose UD classifier is the 'previous' column (default: "
+                         "the release before issue 17); 'none' to skip")
+    ap.add_argument("--retype-only", nargs=4, metavar=("LANG", "GOLD", "MODEL", "OUT"),
+                    help=argparse.SUPPRESS)
+    ap.add_argument("--checked", type=Path, nargs="+",
+                    help="score hand-checked edit files (tests/data/LANG_checked_edits.tsv) "
+                         "instead of the gold corpora")
     args = ap.parse_args(argv)
+    if args.checked:
+        for path in args.checked:
+            res = checked(path)
+            print(f"{res['lang']}: {res['edits']} hand-checked edits ({res['file']}): "
+                  + ", ".join(f"{name} {n}/{res['edits']} ({100 * n / res['edits']:.1f} %)"
+                              for name, n in res["agree"].items()))
+        return 0
+    if args.retype_only:   # the baseline subprocess
+        lang, gold, model, out = args.retype_only
+        print(json.dumps(retype_files(lang, Path(gold), Path(model), Path(out))))
+        return 0
+    rev = None if args.baseline_rev in ("", "none") else args.baseline_rev
     if not TOOL.is_file():
         print(f"agreement tool not found: {TOOL}", file=sys.stderr)
         return 2
@@ -279,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         if not gold.is_file() or not model.is_file():
             print(f"skipping {lang}: {gold} or {model} not found", file=sys.stderr)
             continue
-        res = measure(lang, gold, model, scheme, args.keep, args.extraction)
+        res = measure(lang, gold, model, scheme, args.keep, args.extraction, rev)
         results.append(res)
         print(table(res), flush=True)
         print()

@@ -11,7 +11,7 @@ import argparse
 import time
 from pathlib import Path
 
-from errtype.score.lm import HFCausalLM, LanguageModel, load_lm
+from errtype.score.lm.models import HFCausalLM, LanguageModel, load_lm
 
 JFLEG = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "jfleg"
 

@@ -2,7 +2,7 @@
 
 Public API: :func:`annotate`, :func:`load`, :class:`Annotator`, :class:`Edit`, :class:`Token`,
 :class:`Sentence`, :func:`read_m2`, :func:`write_m2`, and the exceptions :class:`ErrtypeError`,
-:class:`InputError` (and subclasses), :class:`ResourceError`.
+:class:`InputError` (and subclasses), :class:`OutputError`, :class:`ResourceError`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from .errors import (
     InputError,
     LineCountError,
     M2FormatError,
+    OutputError,
     ResourceError,
     UnknownLanguageError,
 )
@@ -27,8 +28,9 @@ from .tokens import Sentence, Token
 
 __all__ = [
     "Annotation", "Annotator", "Edit", "EncodingError", "ErrtypeError", "InputError",
-    "LineCountError", "M2Block", "M2Edit", "M2FormatError", "ResourceError", "Sentence", "Token",
-    "UnknownLanguageError", "annotate", "load", "read_m2", "write_m2", "__version__",
+    "LineCountError", "M2Block", "M2Edit", "M2FormatError", "OutputError", "ResourceError",
+    "Sentence", "Token", "UnknownLanguageError", "annotate", "load", "read_m2", "write_m2",
+    "__version__",
 ]
 
 _DEFAULT: dict[str, Annotator] = {}

@@ -4,8 +4,13 @@ The substitution cost and the transposition test come from the Language; everyth
 ERRANT exactly: match only on identical text, candidates [transposition, substitution, insertion,
 deletion] with the first minimum winning (T > S > I > D), and a single back-trace.
 
-The table is compact (a float64 array and an op-code byte string per row); the public
-``cost_matrix`` / ``op_matrix`` lists are built only when asked for.
+The table is compact (a float64 array and an op-code byte string per row, a transposition's
+size in its op byte); the public ``cost_matrix`` / ``op_matrix`` lists are built only when asked
+for.
+
+Long pairs (more than ``LONG_PAIR_CELLS`` DP cells once the common suffix is set aside) are
+aligned block by block between anchors, identical token runs (:mod:`errtype.anchors`), in memory
+linear in the length: see :func:`align` and docs/documents.md.
 """
 
 from __future__ import annotations
@@ -15,15 +20,29 @@ from array import array
 from collections.abc import Sequence
 from itertools import accumulate
 from math import inf
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .anchors import Anchor, plan
 from .tokens import Sentence
 
 if TYPE_CHECKING:
     from .lang.base import Language
 
-# op codes of the compact table (the bytes of "OMSIDT")
+# op codes of the compact table (the bytes of "OMSIDT"); a transposition of k < 128 tokens is
+# the byte _TK + k, a longer one _T with its size in the table's dict
 _O, _M, _S, _I, _D, _T = b"OMSIDT"
+_TK = 128
+
+#: pairs with at most this many DP cells (after the common suffix) get ERRANT's full DP
+LONG_PAIR_CELLS = 250_000
+#: the most cells of one DP block in the anchored path of a long pair
+BLOCK_CELLS = 1_000_000
+#: tokens at the end of an anchor that a block starting there includes (its path must enter them)
+MARGIN = 8
+#: anchors of the path so far that the block of the next stop reaches back over
+LOOKBACK = 2
+#: how many more anchors back a block may start when its path avoids its first anchor
+RETRIES = 2
 
 
 class AlignOp(NamedTuple):
@@ -44,16 +63,18 @@ class Alignment:
     suffix).
     """
 
-    __slots__ = ("orig", "cor", "align_seq", "cost", "_lang", "_lev", "_table", "_cost_matrix",
-                 "_op_matrix")
+    __slots__ = ("orig", "cor", "align_seq", "cost", "blocks", "_lang", "_lev", "_table",
+                 "_cost_matrix", "_op_matrix")
 
     def __init__(self, orig: Sentence, cor: Sentence, align_seq: list[AlignOp], cost: float,
-                 lang: Language, lev: bool, table: _Table | None) -> None:
+                 lang: Language, lev: bool, table: _Table | None, blocks: int = 1) -> None:
         self.orig, self.cor = orig, cor
         #: the operations, left to right
         self.align_seq = align_seq
         #: total cost of the alignment (bottom-right cell)
         self.cost = cost
+        #: number of DP blocks: 1 for ERRANT's full DP, more for a long pair's anchored path
+        self.blocks = blocks
         self._lang, self._lev, self._table = lang, lev, table
         self._cost_matrix: list[list[float]] | None = None
         self._op_matrix: list[list[str]] | None = None
@@ -75,7 +96,9 @@ class Alignment:
         """The (n+1) x (m+1) operation matrix ("O", "M", "S", "I", "D" or "T<k>")."""
         if self._op_matrix is None:
             _, ops, t_sizes = self._full()
-            rows = [list(r.decode("ascii")) for r in ops]
+            names = {code: chr(code) for code in b"OMSID"}
+            names.update((_TK + k, f"T{k}") for k in range(1, 256 - _TK))
+            rows = [[names[b] for b in r] for r in ops]
             for (i, j), size in t_sizes.items():
                 rows[i][j] = f"T{size}"
             self._op_matrix = rows
@@ -91,13 +114,18 @@ class Alignment:
         return "\n".join(rows)
 
 
-def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False) -> Alignment:
+def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False, *,
+          max_full_cells: int | None = LONG_PAIR_CELLS) -> Alignment:
     """Align ``orig`` with ``cor`` using the costs of ``lang`` (or unit costs when ``lev``).
 
     Only the DP of the two sentences without their common suffix is computed: that is exactly
     the top-left part of the full table (a cell reads only cells above and to its left), and the
     back-trace crosses the suffix's match cells diagonally, so ``align_seq`` and ``cost`` are
     ERRANT's; the full matrices are computed if asked for.
+
+    When that DP has more than ``max_full_cells`` cells (None: never) the pair is aligned block
+    by block between anchors (:func:`_anchored`): memory linear in the length, time linear for
+    related texts; ``blocks`` of the result counts the blocks.
     """
     n, m = len(orig), len(cor)
     o_texts, c_texts = orig.texts, cor.texts
@@ -105,27 +133,105 @@ def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False) -> A
     while s < n and s < m and o_texts[n - 1 - s] == c_texts[m - 1 - s]:
         s += 1
     head = (orig, cor) if not s else (Sentence(orig.tokens[:n - s]), Sentence(cor.tokens[:m - s]))
-    table = _fill(*head, lang, lev)
-    seq = _backtrace(table, n - s, m - s)
     n, m = n - s, m - s
+    table: _Table | None = None
+    blocks = 1
+    if max_full_cells is None or n * m <= max_full_cells:
+        table = _fill(*head, lang, lev)
+        seq = _backtrace(table, n, m)
+        cost = table[0][-1][-1]
+    else:
+        seq, cost, blocks = _anchored(*head, lang, lev)
     seq += [AlignOp("M", n + t, n + t + 1, m + t, m + t + 1) for t in range(s)]
-    return Alignment(orig, cor, seq, table[0][-1][-1], lang, lev, None if s else table)
+    return Alignment(orig, cor, seq, cost, lang, lev, None if s else table, blocks)
+
+
+def _anchored(orig: Sentence, cor: Sentence, lang: Language, lev: bool,
+              block_cells: int = BLOCK_CELLS, margin: int = MARGIN, lookback: int = LOOKBACK,
+              **plan_options: Any) -> tuple[list[AlignOp], float, int]:
+    """The alignment of a long pair, block by block: (operations, cost, blocks).
+
+    The pair is cut at anchors, identical token runs, and forced cuts
+    (:func:`errtype.anchors.plan`). Every cell of an anchor's diagonal holds the cost of its
+    start (a match copies its diagonal neighbour), and ERRANT's back-trace, once on a match cell,
+    follows the diagonal: a path that touches an anchor goes through all of it.
+
+    The chain holds the anchors the path goes through so far. The block of the next stop starts
+    ``margin`` tokens before the end of the anchor ``lookback`` places back in the chain (so it
+    contains the last ``lookback`` anchors and the gaps around them), its first row and column
+    continuing the cost reached there, and runs the same DP. Its back-trace replaces the path
+    after that point; the chain keeps the anchors the new path touches. A back-trace that does
+    not enter the block's first anchor moves the block's start one anchor further back (up to
+    :data:`RETRIES` times, while it fits in ``block_cells``).
+    """
+    o_toks, c_toks = orig.tokens, cor.tokens
+    stops = [*plan(orig.texts, cor.texts, block_cells, margin, **plan_options),
+             (len(orig), len(cor), 0)]
+    # anchor, cost at its start, operations from its start to the next entry's start
+    chain: list[tuple[Anchor, float, list[AlignOp]]] = [((0, 0, 0), 0.0, [])]
+    blocks = 0
+
+    def origin(r: int) -> tuple[int, int, int]:
+        p, q, length = chain[r][0]
+        w = min(length, margin)
+        return p + length - w, q + length - w, w
+
+    def fits(r: int, stop: Anchor) -> bool:
+        x0, y0, _ = origin(r)
+        return (stop[0] - x0) * (stop[1] - y0) <= block_cells
+
+    for stop in stops:
+        r = max(len(chain) - 1 - lookback, 0)
+        while r < len(chain) - 1 and not fits(r, stop):
+            r += 1
+        first = r
+        while True:
+            x0, y0, w = origin(r)
+            table = _fill(Sentence(o_toks[x0:stop[0]]), Sentence(c_toks[y0:stop[1]]), lang, lev,
+                          chain[r][1])
+            blocks += 1
+            seq = _backtrace(table, stop[0] - x0, stop[1] - y0, x0, y0)
+            # a path avoiding chain[r]: start one anchor further back, at most ``lookback`` times
+            if w and r and seq[0].op != "M" and r > first - RETRIES and fits(r - 1, stop):
+                r -= 1
+                continue
+            break
+        p, q, length = chain[r][0]
+        ops = [AlignOp("M", p + t, p + t + 1, q + t, q + t + 1) for t in range(length - w)]
+        ops += seq
+        visited = {(a.o_end, a.c_end) for a in seq}
+        kept = [a for a, _, _ in chain[r + 1:]
+                if (a[0] + 1, a[1] + 1) in visited or (not a[2] and (a[0], a[1]) in visited)]
+        del chain[r + 1:]
+        cut = 0
+        for a in kept:  # split the path at the start of every anchor it keeps
+            at = next(i for i in range(cut, len(ops)) if ops[i].o_start == a[0]
+                      and ops[i].c_start == a[1])
+            chain[-1] = (*chain[-1][:2], ops[cut:at])
+            chain.append((a, table[0][a[0] - x0][a[1] - y0], []))
+            cut = at
+        chain[-1] = (*chain[-1][:2], ops[cut:])
+        chain.append((stop, table[0][-1][-1], []))
+    return [a for _, _, ops in chain for a in ops], chain[-1][1], blocks
 
 
 #: costs (one float64 array per row), op codes (one byte string per row), {cell: T size}
 _Table = tuple[list[array], list[bytes], dict[tuple[int, int], int]]
 
 
-def _first_row(m: int) -> tuple[list[float], array, bytes]:
-    row = [float(j) for j in range(m + 1)]
+def _first_row(m: int, start: float) -> tuple[list[float], array, bytes]:
+    """Row 0: ``start`` then one insertion after another (the additions the DP would make)."""
+    row = [start]
+    for _ in range(m):
+        row.append(row[-1] + 1)
     return row, array("d", row), bytes([_O]) + bytes([_I]) * m
 
 
-def _fill_lev(orig: Sentence, cor: Sentence) -> _Table:
+def _fill_lev(orig: Sentence, cor: Sentence, start: float = 0.0) -> _Table:
     """Levenshtein: unit substitutions, no transpositions."""
     m = len(cor)
     c_texts = cor.texts
-    prev, first, ops0 = _first_row(m)
+    prev, first, ops0 = _first_row(m, start)
     costs, ops = [first], [ops0]
     for o_text in orig.texts:
         left = prev[0] + 1
@@ -202,12 +308,14 @@ class _Keys:
         return sorted(self.o_keys[a:i + 1]) == sorted(self.c_keys[j - i + a:j + 1])  # type: ignore
 
 
-def _fill(orig: Sentence, cor: Sentence, lang: Language, lev: bool) -> _Table:
-    """ERRANT's DP table (Levenshtein or linguistic)."""
-    return _fill_lev(orig, cor) if lev else _fill_linguistic(orig, cor, lang)
+def _fill(orig: Sentence, cor: Sentence, lang: Language, lev: bool, start: float = 0.0
+          ) -> _Table:
+    """ERRANT's DP table (Levenshtein or linguistic), the top-left cell holding ``start``."""
+    return _fill_lev(orig, cor, start) if lev else _fill_linguistic(orig, cor, lang, start)
 
 
-def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
+def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language, start: float = 0.0
+                     ) -> _Table:
     """The linguistic DP (ERRANT's loop), with the index answering long transposition windows."""
     n, m = len(orig), len(cor)
     o_toks, c_toks = orig.tokens, cor.tokens
@@ -228,7 +336,7 @@ def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
         c_last_in_o, c_first_in_o = keys.c_last_in_o, keys.c_first_in_o
     seen: dict[int, int] = {}  # index key -> latest window start (orig index)
     dead = -1  # window starts at or before an unshared orig token are useless
-    prev, first, ops0 = _first_row(m)
+    prev, first, ops0 = _first_row(m, start)
     costs, ops = [first], [ops0]
     t_sizes: dict[tuple[int, int], int] = {}
 
@@ -305,7 +413,10 @@ def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
                 if (dl := up + 1) < best:
                     best, op = dl, _D
                 if op == _T:
-                    t_sizes[i1, j + 1] = size
+                    if size < 256 - _TK:
+                        op = _TK + size
+                    else:
+                        t_sizes[i1, j + 1] = size
             else:
                 best, op = sub, _S
                 if (ins := left + 1) < best:
@@ -321,23 +432,24 @@ def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language) -> _Table:
     return costs, ops, t_sizes
 
 
-def _backtrace(table: _Table, i: int, j: int) -> list[AlignOp]:
+def _backtrace(table: _Table, i: int, j: int, x0: int = 0, y0: int = 0) -> list[AlignOp]:
+    """The operations from the top-left cell to cell (i, j), offsets shifted by (x0, y0)."""
     _, ops, t_sizes = table
     seq: list[AlignOp] = []
     while i + j:
         op = ops[i][j]
         if op == _M or op == _S:
-            seq.append(AlignOp("M" if op == _M else "S", i - 1, i, j - 1, j))
+            seq.append(AlignOp("M" if op == _M else "S", x0 + i - 1, x0 + i, y0 + j - 1, y0 + j))
             i, j = i - 1, j - 1
         elif op == _D:
-            seq.append(AlignOp("D", i - 1, i, j, j))
+            seq.append(AlignOp("D", x0 + i - 1, x0 + i, y0 + j, y0 + j))
             i -= 1
         elif op == _I:
-            seq.append(AlignOp("I", i, i, j - 1, j))
+            seq.append(AlignOp("I", x0 + i, x0 + i, y0 + j - 1, y0 + j))
             j -= 1
         else:
-            k = t_sizes[i, j]
-            seq.append(AlignOp(f"T{k}", i - k, i, j - k, j))
+            k = op - _TK if op > _TK else t_sizes[i, j]
+            seq.append(AlignOp(f"T{k}", x0 + i - k, x0 + i, y0 + j - k, y0 + j))
             i, j = i - k, j - k
     seq.reverse()
     return seq

@@ -444,7 +444,8 @@ def _reason(exc: Exception, block: M2Block, errant_compat: bool) -> str:
 def _annotator_edits(block: M2Block, annotators: Sequence[int], missing: str
                      ) -> dict[int, list[M2Edit]]:
     """Each annotator's edits in a block; an absent annotator copies the block's first one
-    (``missing="first"``, as :meth:`errtype.score.ratio.Annotations.from_blocks`) or has none."""
+    (``missing="first"``, as :meth:`errtype.score.meta.ratio.Annotations.from_blocks`) or has
+    none."""
     per = {a: [e for e in es if not e.is_noop] for a, es in block.edits_by_annotator().items()}
     first = next(iter(per.values()), [])
     return {a: per.get(a, first if missing == "first" else []) for a in annotators}
@@ -495,9 +496,17 @@ def _char_span(starts: list[int], tokens: Sequence[str], s: int, e: int) -> tupl
 def block_to_json(block: M2Block, annotators: Sequence[int], missing: str = "first",
                   rules: m2.ApplyRules = m2.M2SCORER) -> dict:
     """One block as a JSON-ready dict with character offsets (see :func:`m2_to_jsonl`)."""
+    from itertools import pairwise
+
+    from .document import sentence_starts, sentences_of
+
     tokens = block.tokens
     starts = _char_offsets(tokens)
-    out: dict = {"line": block.line, "source": block.source, "annotators": {}}
+    sents = sentence_starts(tokens)
+    bounds = [*sents, len(tokens)]
+    out: dict = {"line": block.line, "source": block.source,
+                 "sentences": [[s, e, *_char_span(starts, tokens, s, e)]
+                               for s, e in pairwise(bounds)], "annotators": {}}
     line_of = {id(e): block.edit_line_number(i) for i, e in enumerate(block.edits)}
     for a, edits in _annotator_edits(block, annotators, missing).items():
         cor = m2.apply_edits(tokens, edits, rules)
@@ -510,6 +519,7 @@ def block_to_json(block: M2Block, annotators: Sequence[int], missing: str = "fir
                     "token_end": e.end, "type": e.type,
                     "correction": " ".join(rules.correction_tokens(e, tokens)),
                     "field": e.cor, "applied": p.applied, "cor_start": None, "cor_end": None}
+            item["sentence"], item["sentence_last"] = sentences_of(sents, e.start, e.end)
             if p.applied:
                 item["cor_start"], item["cor_end"] = _char_span(cstarts, cor.tokens, p.c_start,
                                                                 p.c_end)
@@ -528,6 +538,9 @@ def m2_to_jsonl(m2_path: PathLike, out: PathLike, *, missing: str = "first",
     ``cor_start``/``cor_end`` are offsets into the annotator's ``correction`` (``null`` for an
     edit left out of it because it overlaps a longer one). ``field`` is the correction field
     verbatim, ``correction`` the text the rules make of it; ``line`` is the edit's file line.
+    For paragraphs and documents, ``sentences`` lists the source's sentences as ``[token_start,
+    token_end, start, end]`` (:func:`errtype.document.sentence_starts`) and ``sentence`` /
+    ``sentence_last`` give the first and last sentence each edit covers.
     """
     import json
 

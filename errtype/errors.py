@@ -44,6 +44,17 @@ class M2FormatError(InputError):
     """A malformed M2 file."""
 
 
+class OutputError(ErrtypeError):
+    """An output location that cannot be written (missing folder, a folder given as a file, ...).
+
+    Raised before any work starts: :func:`errtype.textio.check_output`."""
+
+    def __init__(self, message: str, *, path: str) -> None:
+        self.reason = message
+        self.path = path
+        super().__init__(f"{path}: {message}")
+
+
 class ResourceError(ErrtypeError):
     """A model, word list or other resource is missing or cannot be loaded."""
 

@@ -213,6 +213,46 @@ def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = N
         yield block
 
 
+def is_m2(path: str | os.PathLike[str]) -> bool:
+    """Whether an input file is M2: an ``.m2`` name, or first lines that :func:`sniff_m2` reads
+    as M2 (``-`` and pipes, which cannot be read twice, count as text unless named ``.m2``)."""
+    from .textio import read_head
+
+    return str(path).endswith(".m2") or sniff_m2(read_head(path)) is True
+
+
+def sniff_m2(lines: Iterable[str]) -> bool | None:
+    """Whether the first lines of a file are M2, to tell a user who swapped text and M2 inputs.
+
+    True: an ``S`` line first, then a well-formed edit line or a second ``S`` line after a blank
+    line. False: the first non-blank line is not an ``S`` line (plain text). None: cannot tell
+    (empty, or text whose first words happen to be ``S``/``A``, e.g. Czech).
+    """
+    blocks = 0
+    after_blank = True
+    for number, line in enumerate(lines, 1):
+        text = line.rstrip("\r\n").removeprefix("\ufeff" if number == 1 else "")
+        if not text.strip():
+            after_blank = True
+            continue
+        is_s = text.startswith("S ") or text.rstrip() == "S"
+        if not blocks and not is_s:
+            return False
+        if text.startswith("A "):
+            try:
+                _parse_a_line(text.rstrip(), len(text), "", number)
+            except M2FormatError:
+                return None
+            return True
+        if not (is_s and after_blank):
+            return None
+        blocks += 1
+        after_blank = False
+        if blocks == 2:
+            return True
+    return None
+
+
 def format_block(source: str, a_lines: Sequence[str]) -> str:
     """An M2 block: ``S`` line, edit lines, blank line."""
     return "".join([f"S {source}\n", *(f"{a}\n" for a in a_lines), "\n"])

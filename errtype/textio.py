@@ -17,14 +17,16 @@ import contextlib
 import hashlib
 import os
 import re
+import shlex
 import socket
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, NamedTuple
 
-from .errors import EncodingError, InputError, LineCountError
+from .errors import EncodingError, InputError, LineCountError, OutputError
 
 PathLike = str | os.PathLike[str]
 
@@ -70,6 +72,38 @@ def _wide_encoding(raw: bytes, first: bool) -> str | None:
 def _wide_message(wide: str, encoding: str) -> str:
     return (f"the file looks like {wide} text, not {encoding} (convert it first, e.g. "
             f"iconv -f {wide} -t UTF-8 FILE > FILE.utf8)")
+
+
+def check_input(path: PathLike) -> None:
+    """Raise :class:`InputError` unless ``path`` is a readable file (``-`` = standard input).
+
+    The file is not opened: a pipe (``<(zcat x.gz)``) or FIFO keeps all its data for the reader.
+    """
+    if str(path) == "-":
+        return
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError("no such file", path=str(path)) from None
+    except OSError as exc:  # e.g. a path through a file, or a folder without permission
+        raise InputError(exc.strerror.lower() if exc.strerror else str(exc),
+                         path=str(path)) from None
+    if stat.S_ISDIR(mode):
+        raise InputError("is a directory, not a file", path=str(path))
+    if not os.access(path, os.R_OK):
+        raise InputError("permission denied", path=str(path))
+
+
+def read_head(path: PathLike, size: int = 1 << 16) -> list[str]:
+    """The complete lines among the first ``size`` bytes of a file (invalid UTF-8 replaced), to
+    recognise its format. Only regular files are read: standard input, pipes and FIFOs give no
+    lines, as they cannot be read twice."""
+    if str(path) == "-" or not os.path.isfile(path):
+        return []
+    with _open_binary(path) as fh:
+        head = fh.read(size)
+    lines = head.decode("utf-8", "replace").split("\n")
+    return lines if len(head) < size else lines[:-1]
 
 
 def decode_lines(
@@ -186,17 +220,62 @@ def read_parallel(
         yield lines[0].number, [ln.text for ln in lines]
 
 
+def check_output(path: PathLike, kind: str = "file") -> None:
+    """Raise :class:`OutputError` unless ``path`` can be written, before any work starts.
+
+    ``kind``: ``"file"`` (a file written by :func:`atomic_output`; ``-`` = standard output),
+    ``"prefix"`` (the stem of several files ``PATH.*`` in an existing folder) or ``"folder"``
+    (a folder created with its parents when missing). The message says what to do.
+    """
+    if kind not in ("file", "prefix", "folder"):
+        raise ValueError(f"kind must be 'file', 'prefix' or 'folder', not {kind!r}")
+    name = str(path)
+    if name == "-":
+        if kind != "file":
+            raise OutputError(f"standard output cannot hold several files; give a {kind} name",
+                              path=name)
+        return
+    target = Path(path)
+    if kind == "folder":
+        existing = next(p for p in (target, *target.parents) if p.exists())
+        if not existing.is_dir():
+            what = "is a file" if existing == target else f"cannot be created: {existing} is a file"
+            raise OutputError(f"{what}, not a folder; give a folder name", path=name)
+        _check_writable(existing, name)
+        return
+    if target.is_dir() or not target.name:
+        example = "PREFIX" if kind == "prefix" else "out.txt"
+        raise OutputError(f"is a folder; give a file name in it, e.g. {target / example}",
+                          path=name)
+    folder = target.parent
+    if not folder.exists():
+        raise OutputError(f"the folder {folder} does not exist; create it first "
+                          f"(mkdir -p {shlex.quote(str(folder))}) or choose another path",
+                          path=name)
+    if not folder.is_dir():
+        raise OutputError(f"{folder} is a file, not a folder; choose another path", path=name)
+    _check_writable(folder, name)
+
+
+def _check_writable(folder: Path, name: str) -> None:
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write in the folder {folder} (permission denied); choose "
+                          "another path", path=name)
+
+
 @contextlib.contextmanager
 def atomic_output(path: PathLike, encoding: str = "utf-8") -> Iterator[IO[str]]:
     """Write text to ``path`` atomically: a temporary file in the same folder, renamed on success.
 
     On any exception (including KeyboardInterrupt) the temporary file is removed and the target is
-    left untouched. ``-`` writes to standard output.
+    left untouched. ``-`` writes to standard output. A path that cannot be written raises
+    :class:`OutputError` before anything is written (:func:`check_output`).
     """
     if str(path) == "-":
         yield sys.stdout
         sys.stdout.flush()
         return
+    check_output(path)
     target = Path(path)
     fd, tmp = sibling_temporary(target)
     umask = os.umask(0)

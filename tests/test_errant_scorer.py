@@ -1,4 +1,4 @@
-"""ERRANT scorer (errtype.score.errant, errtype-compare) against errant_compare 3.0.2."""
+"""ERRANT scorer (errtype.score.edits.errant, errtype-compare) against errant_compare 3.0.2."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from errtype.cli.compare import main
 from errtype.errors import InputError, LineCountError, M2FormatError
 from errtype.m2 import M2Block, M2Edit, read_m2
-from errtype.score.errant import (
+from errtype.score.edits.errant import (
     SentenceCountError,
     SourceMismatchError,
     aggregate_types,
@@ -208,7 +208,7 @@ def test_sentence_count_mismatch_names_file_and_line(tmp_path: Path,
         errant_score(ref, hyp)
     assert exc.value.path == hyp and exc.value.line == 3
     code, out, err = run(capsys, ["-hyp", hyp, "-ref", ref])
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert f"{hyp}, line 3:" in err and "more sentences" in err
 
 
@@ -220,7 +220,7 @@ def test_source_mismatch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert exc.value.path == hyp and exc.value.line == 3
     assert "token 1: 'd' vs 'e'" in str(exc.value) and "ref.m2 line 3" in str(exc.value)
     code, _, err = run(capsys, ["-hyp", hyp, "-ref", ref])
-    assert code == 1 and "hyp.m2, line 3" in err
+    assert code == 2 and "hyp.m2, line 3" in err
     # whitespace differences alone do not count; check_source=False disables the check
     ref_ws = m2(tmp_path, "ws.m2", "S a  b\n\nS c d\n\n")
     assert errant_score(hyp, ref_ws).counts["sentences"] == 2
@@ -234,10 +234,10 @@ def test_malformed_m2_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         errant_score(hyp, ref)
     assert exc.value.line == 2 and exc.value.path == hyp
     code, _, err = run(capsys, ["-hyp", hyp, "-ref", ref])
-    assert code == 1 and "hyp.m2, line 2" in err
+    assert code == 2 and "hyp.m2, line 2" in err
     missing = str(tmp_path / "nope.m2")
     code, _, err = run(capsys, ["-hyp", missing, "-ref", ref])
-    assert code == 1 and "nope.m2" in err
+    assert code == 2 and "nope.m2" in err
 
 
 def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -411,7 +411,7 @@ def test_text_mode(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     r2.write_text("These are sentences .\n", encoding="utf-8")
     code, _, err = run(capsys, ["-orig", str(orig), "-hyp_text", str(hyp), "-ref_text", str(r1),
                                 str(r2)])
-    assert code == 1 and "different numbers of lines" in err
+    assert code == 2 and "different numbers of lines" in err
 
 
 def test_read_m2_blocks_reused() -> None:

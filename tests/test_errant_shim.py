@@ -461,7 +461,7 @@ def test_downstream_pipeline_same_as_errant(shim: Annotator, real_errant: Module
     ref_m2, hyp_m2, _, scores = results["errtype"]
     assert ref_m2.count("\nA ") > 1000
     from errtype.m2 import read_m2
-    from errtype.score.errant import errant_score
+    from errtype.score.edits.errant import errant_score
 
     res = errant_score(list(read_m2(hyp_m2.splitlines())), list(read_m2(ref_m2.splitlines())))
     assert (res.counts["tp"], res.counts["fp"], res.counts["fn"]) == \
@@ -497,3 +497,161 @@ def test_udpipe_backend_gives_docs(tiny_udpipe_model: Path) -> None:  # noqa: F8
     assert (gold.o_start, gold.o_end, gold.c_start, gold.c_end) == (1, 4, 1, 5)
     want = engine.import_edit("Jak mas se dneska", "Jak se dneska máš ?", [0, 4, 0, 5, "X"])
     assert (gold.type, gold.c_str) == (want.type, want.c_str) and gold.type != "X"
+
+
+# --- drop-in completeness: errant_m2's module, ``import errant`` without ERRANT ------------------
+
+def test_m2_to_m2_helpers_same_as_errant(real_errant: ModuleType) -> None:
+    """errant.commands.m2_to_m2 (the errant_m2 command's module): same signatures, and the same
+    simplify_edits / get_cor_and_edits results on every block and annotator of the CoNLL-2014
+    combined gold M2 (1,312 blocks, 2 annotators)."""
+    from errant.commands import m2_to_m2 as real_m2
+
+    from errtype.errant.commands import m2_to_m2 as shim_m2
+
+    for name in ("parse_args", "simplify_edits", "get_cor_and_edits", "noop_edit"):
+        assert _positional(inspect.signature(getattr(shim_m2, name))) == \
+            _positional(inspect.signature(getattr(real_m2, name))), name
+    assert shim_m2.main.__module__ == "errtype.cli.m2"  # errtype-m2 (optional argv)
+    assert shim_m2.noop_edit(3) == real_m2.noop_edit(3)
+    text = shared_path("conll14", "official-2014.combined.m2").read_text(encoding="utf-8")
+    blocks = [b.split("\n") for b in text.strip().split("\n\n")]
+    applied = 0
+    for block in blocks:
+        orig, lines = block[0][2:], block[1:]
+        ours, theirs = shim_m2.simplify_edits(lines), real_m2.simplify_edits(lines)
+        assert ours == theirs, block[0]
+        for coder, edits in theirs.items():
+            assert shim_m2.get_cor_and_edits(orig, ours[coder]) == \
+                real_m2.get_cor_and_edits(orig, edits), (block[0], coder)
+            applied += 1
+    assert len(blocks) == 1312 and applied > 2200  # annotators with at least one edit line
+
+
+def _run_python(python: str | Path, code: str, **env: str) -> str:
+    import os
+    import subprocess
+
+    proc = subprocess.run([str(python), "-c", code], capture_output=True, text=True,
+                          env={**os.environ, **env}, cwd=str(ROOT), timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
+
+
+#: a client written for ERRANT: imports errant and its submodules, annotates and writes M2
+CLIENT = """
+import errant
+import errant.commands.compare_m2, errant.commands.m2_to_m2, errant.commands.parallel_to_m2
+from errant.annotator import Annotator
+from errant.en import classifier, merger
+import errtype.errant
+assert errant is errtype.errant and Annotator is errtype.errant.annotator.Annotator
+assert errant.commands.m2_to_m2.__name__ == "errtype.errant.commands.m2_to_m2"
+annotator = errant.load("en")
+orig = annotator.parse("This are gramamtical sentence .")
+cor = annotator.parse("This is a grammatical sentence .")
+print(errant.__version__)
+for e in annotator.annotate(orig, cor):
+    print(e.to_m2())
+"""
+CLIENT_OUT = ["3.0.2", "A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0",
+              "A 2 2|||M:DET|||a|||REQUIRED|||-NONE-|||0",
+              "A 2 3|||R:SPELL|||grammatical|||REQUIRED|||-NONE-|||0"]
+
+
+def test_install_alias_serves_import_errant() -> None:
+    """``errtype.errant.install_alias()``: in a fresh process, ``import errant`` (and every
+    submodule a client imports) is errtype.errant; the client's output is ERRANT's README
+    example. Refused once another errant module was imported (here ERRANT itself)."""
+    import sys
+
+    out = _run_python(sys.executable, "import errtype.errant; errtype.errant.install_alias()\n"
+                      + CLIENT)
+    assert out.split("\n")[:-1] == CLIENT_OUT
+    real_errant = peer("errant", "the bench extra installs errant 3.0.2")
+    assert real_errant.__name__ == "errant"
+    _run_python(sys.executable, "import errant, errtype.errant\n"
+                "try:\n    errtype.errant.install_alias()\nexcept RuntimeError as e:\n"
+                "    assert 'already imported' in str(e)\nelse:\n    raise SystemExit(1)\n")
+
+
+@pytest.mark.slow
+def test_alias_distribution_installs_without_errant_and_pip_check_is_clean(tmp_path: Path
+                                                                         ) -> None:
+    """The alias wheel, built here (pure Python, no download, no compiler) and installed with
+    --no-index --no-deps into a fresh virtual environment that sees this environment's packages
+    behind its own: ``import errant`` is errtype's, a client requiring ``errant==3.0.2`` and the
+    alias itself satisfy ``pip check``, a requirement it cannot meet is reported, and ERRANT's
+    commands run errtype."""
+    import subprocess
+    import sysconfig
+    import venv
+
+    from errtype.errant.alias import build_wheel
+
+    wheel = build_wheel(tmp_path / "dist")
+    assert wheel.name == f"errant-3.0.2+errtype{errtype.__version__}-py3-none-any.whl"
+    env_dir = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    site = Path(_run_python(python, "import sysconfig; print(sysconfig.get_path('purelib'))")
+                .strip())
+    parent = sysconfig.get_path("purelib")  # this environment's packages (errtype, spaCy, pip)
+    (site / "parent_env.pth").write_text(f"import site; site.addsitedir({parent!r})\n")
+
+    def pip(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(python), "-m", "pip", *args], capture_output=True, text=True,
+                              timeout=600, check=False)
+
+    installed = pip("install", "--no-index", "--no-deps", str(wheel))
+    assert installed.returncode == 0, installed.stderr
+    client = _client_wheel(tmp_path / "dist", "errant==3.0.2")
+    assert pip("install", "--no-index", "--no-deps", str(client)).returncode == 0
+    check = pip("check")
+    assert check.returncode == 0 and "No broken requirements" in check.stdout, check.stdout
+    out = _run_python(python, "import errant, importlib.metadata as md\n"
+                      "print(errant.__file__, md.version('errant'), md.requires('errant'))\n"
+                      + CLIENT)
+    first, *rest = out.split("\n")
+    assert first.endswith(f"errtype/errant/__init__.py 3.0.2+errtype{errtype.__version__} "
+                          f"['errtype=={errtype.__version__}']")
+    assert rest[:-1] == CLIENT_OUT
+    # the console scripts of ERRANT, run by errtype
+    orig, cor, out_m2 = tmp_path / "orig.txt", tmp_path / "cor.txt", tmp_path / "out.m2"
+    orig.write_text("This are gramamtical sentence .\n", encoding="utf-8")
+    cor.write_text("This is a grammatical sentence .\n", encoding="utf-8")
+    script = env_dir / "bin" / "errant_parallel"
+    run = subprocess.run([str(script), "-orig", str(orig), "-cor", str(cor), "-out", str(out_m2)],
+                         capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr
+    assert out_m2.read_text(encoding="utf-8").split("\n")[1:4] == CLIENT_OUT[1:]
+    assert {p.name for p in (env_dir / "bin").glob("errant_*")} == {
+        "errant_parallel", "errant_m2", "errant_compare"}
+    # pip check does read the alias's metadata: an unmet requirement on errant is reported
+    _client_wheel(tmp_path / "dist2", "errant>=4", name="needs-errant-4")
+    assert pip("install", "--no-index", "--no-deps",
+               str(next((tmp_path / "dist2").glob("*.whl")))).returncode == 0
+    broken = pip("check")
+    assert broken.returncode == 1 and "needs-errant-4" in broken.stdout, broken.stdout
+
+
+def _client_wheel(dest: Path, requirement: str, name: str = "errant-client") -> Path:
+    """A metadata-only wheel of a package that requires ``requirement``."""
+    import zipfile
+
+    from errtype.errant.alias import _record_line
+
+    dist = name.replace("-", "_")
+    info = f"{dist}-1.0.dist-info"
+    files = {f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n"
+                                 f"Requires-Dist: {requirement}\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    dest.mkdir(parents=True, exist_ok=True)
+    path = dest / f"{dist}-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as zf:
+        record = []
+        for fname, text in files.items():
+            zf.writestr(fname, text)
+            record.append(_record_line(fname, text.encode()))
+        zf.writestr(f"{info}/RECORD", "\n".join([*record, f"{info}/RECORD,,"]) + "\n")
+    return path

@@ -10,8 +10,15 @@ import pytest
 
 from errtype.cli.gleu import main
 from errtype.errors import InputError, LineCountError
-from errtype.score.gleu import GLEU, gleu, gleu_human, read_gleu_inputs, sentence_stats, tokenize
-from errtype.score.py2random import Py2Random, py2_randints, py3_randints
+from errtype.score.ngram.gleu import (
+    GLEU,
+    gleu,
+    gleu_human,
+    read_gleu_inputs,
+    sentence_stats,
+    tokenize,
+)
+from errtype.score.ngram.py2random import Py2Random, py2_randints, py3_randints
 
 from .conftest import shared_path
 
@@ -142,3 +149,19 @@ def test_py3_draws_equal_python3_randint(k: int) -> None:
     for seed in (0, 101, 5050):
         rng = random.Random(seed)
         assert py3_randints(seed, k, 200) == [rng.randint(0, k - 1) for _ in range(200)]
+
+
+def test_m2_reference_recognised_by_content(tmp_path: Path) -> None:
+    """An M2 reference is read per annotator whatever its name; a text whose lines begin with
+    the Czech preposition "S" stays text."""
+    from errtype.m2 import is_m2
+
+    (tmp_path / "src.txt").write_text("He go home .\nS tebou .\n", encoding="utf-8")
+    gold = "S He go home .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\nS S tebou .\n" \
+           "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+    (tmp_path / "gold.ref").write_text(gold, encoding="utf-8")
+    (tmp_path / "czech.txt").write_text("S tebou .\nS tebou jdu .\n", encoding="utf-8")
+    assert is_m2(tmp_path / "gold.ref") and not is_m2(tmp_path / "czech.txt")
+    src, refs, hyp = read_gleu_inputs(tmp_path / "src.txt", [tmp_path / "gold.ref"],
+                                      tmp_path / "src.txt")
+    assert refs == [["He goes home .", "S tebou ."]]

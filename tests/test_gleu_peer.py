@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from errtype.score.gleu import GLEU, read_gleu_inputs
+from errtype.score.ngram.gleu import GLEU, read_gleu_inputs
 
 from .conftest import peer, shared_path
 

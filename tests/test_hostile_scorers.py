@@ -115,21 +115,22 @@ def test_meta(data: dict[str, str], capsys: pytest.CaptureFixture) -> None:
 def test_compare(data: dict[str, str], capsys: pytest.CaptureFixture) -> None:
     d = data
     assert run(compare.main, ["-hyp", d["good.m2"], "-ref", d["bad.m2"]], capsys) == (
-        1, f"errtype-compare: error: {d['bad.m2']}, line 2: edit offsets must be integers, got "
+        2, f"errtype-compare: error: {d['bad.m2']}, line 2: edit offsets must be integers, got "
            "'0 x'\n")
     assert run(compare.main, ["-hyp", d["good.m2"], "-ref", d["one.m2"]], capsys) == (
-        1, f"errtype-compare: error: {d['good.m2']}, line 4: the hypothesis has more sentences "
+        2, f"errtype-compare: error: {d['good.m2']}, line 4: the hypothesis has more sentences "
            f"than the reference: sentence 2 starts here but {d['one.m2']} has only 1\n")
     assert run(compare.main, ["-hyp", d["sys.txt"], "-ref", d["good.m2"]], capsys) == (
-        1, f"errtype-compare: error: {d['sys.txt']}, line 1: expected a line starting with "
-           "'S ' or 'A ', got 'the b .'\n")
+        2, f"errtype-compare: error: {d['sys.txt']}: this is plain text, not an M2 file (an M2 "
+           "block starts with an 'S ' line); score plain text with -orig SRC -hyp_text HYP "
+           "-ref_text REF, or annotate it first: errtype-m2 -orig SRC -cor HYP -o HYP.m2\n")
     assert run(compare.main, ["-orig", d["src.txt"], "-hyp_text", d["sys1.txt"], "-ref_text",
                               d["ref.txt"]], capsys) == (
-        1, f"errtype-compare: error: {d['src.txt']}: parallel files have different numbers of "
+        2, f"errtype-compare: error: {d['src.txt']}: parallel files have different numbers of "
            f"lines ({d['src.txt']}: 2, {d['sys1.txt']}: 1, {d['ref.txt']}: 2)\n")
     assert run(compare.main, ["-orig", d["src.txt"], "-hyp_text", d["sysbad.txt"], "-ref_text",
                               d["ref.txt"]], capsys) == (
-        1, f"errtype-compare: error: {d['sysbad.txt']}, line 2, byte 10: invalid utf-8 byte "
+        2, f"errtype-compare: error: {d['sysbad.txt']}, line 2, byte 10: invalid utf-8 byte "
            f"b'\\xff' {UTF8}\n")
 
 
@@ -139,10 +140,10 @@ def test_compare_encoding_errors_replace(data: dict[str, str], tmp_path: Path,
     latin = tmp_path / "latin.m2"
     latin.write_bytes(GOOD.replace("c d .", "c d\xe9 .").encode("latin-1"))
     assert run(compare.main, ["-hyp", str(latin), "-ref", d["good.m2"]], capsys) == (
-        1, f"errtype-compare: error: {latin}, line 4, byte 58: invalid utf-8 byte b'\\xe9' "
+        2, f"errtype-compare: error: {latin}, line 4, byte 58: invalid utf-8 byte b'\\xe9' "
            f"{UTF8}\n")
     assert compare.main(["-hyp", str(latin), "-ref", d["good.m2"], "--encoding-errors",
-                         "replace"]) == 1  # replaced, then the sources really differ
+                         "replace"]) == 2  # replaced, then the sources really differ
     assert "differs from the reference source" in capsys.readouterr().err
     assert compare.main(["-hyp", str(latin), "-ref", str(latin), "--encoding-errors",
                          "replace"]) == 0

@@ -62,7 +62,7 @@ def test_detection_edits() -> None:
 def test_compatibility_names_use_the_one_function() -> None:
     from errtype.edit import Edit
     from errtype.edit import apply_edits as edit_apply
-    from errtype.score.ratio import apply_edits as ratio_apply
+    from errtype.score.extract import apply_edits as ratio_apply
 
     assert ratio_apply(TOKS, [E(1, 2, "-NONE-"), E(3, 4, "D||dd")]) == "a c D"
     assert edit_apply(TOKS, [Edit(0, 1, 0, 2, "a", "A B")]) == ["A", "B", "b", "c", "d"]

@@ -9,7 +9,7 @@ import pytest
 
 from errtype.cli.m2score import main
 from errtype.errors import LineCountError, M2FormatError
-from errtype.score.maxmatch import GoldEdit, MaxMatch, load_gold, maxmatch, sentence_edits
+from errtype.score.edits.maxmatch import GoldEdit, MaxMatch, load_gold, maxmatch, sentence_edits
 
 from .conftest import shared_path
 

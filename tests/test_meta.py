@@ -9,7 +9,7 @@ import pytest
 
 from errtype.cli.meta import main
 from errtype.errors import InputError
-from errtype.score.meta import (
+from errtype.score.meta.correlation import (
     aggregate_fscore,
     aggregate_sum,
     bootstrap_system_correlation,

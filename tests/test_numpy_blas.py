@@ -1,9 +1,14 @@
-"""spaCy's matrix products through numpy's BLAS give blis's annotations (issue 10)."""
+"""spaCy's matrix products through numpy's BLAS give blis's annotations (issue 10), and every
+parse, batch or single sentence, runs under one BLAS thread policy (issue 21)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
+
+import pytest
 
 from errtype.lang.en import English
 from errtype.parse.spacy import SpacyParser, use_numpy_blas
@@ -47,27 +52,99 @@ def test_annotations_identical_on_written_sentences() -> None:
     assert [fast.parse(s) for s in SENTENCES] == [blis.parse(s) for s in SENTENCES]
 
 
-def test_blas_is_one_thread_while_parsing_and_restored_after(monkeypatch: Any) -> None:
+#: a component recording the BLAS thread counts it runs under
+PROBE = "errtype_test_blas_probe"
+SEEN: list[list[int]] = []
+
+
+def blas_threads() -> list[int]:
     from threadpoolctl import threadpool_info
 
-    _, fast = parsers()
-    before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
-    seen: list[list[int]] = []
-    pipe = fast.nlp.pipe
+    return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
 
-    def spy(*a: Any, **k: Any) -> Any:
-        seen.append([i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"])
-        return pipe(*a, **k)
 
-    monkeypatch.setattr(fast.nlp, "pipe", spy)
-    fast.batch_size = 2  # several chunks, each under the limit
+@cache
+def _register_probe() -> None:
+    from spacy.language import Language
+
+    @Language.component(PROBE)
+    def probe(doc: Any) -> Any:
+        SEEN.append(blas_threads())
+        return doc
+
+
+@contextmanager
+def probed(nlp: Any) -> Iterator[list[list[int]]]:
+    """The pipeline with the probe as its last component, while inside; two BLAS threads
+    outside every parse (so that a parse's limit is visible)."""
+    from threadpoolctl import threadpool_limits
+
+    _register_probe()
+    nlp.add_pipe(PROBE, last=True)
+    SEEN.clear()
     try:
-        out = list(fast.parse_many(SENTENCES))
+        with threadpool_limits(2, user_api="blas"):
+            assert blas_threads() and set(blas_threads()) == {2}
+            yield SEEN
+            assert set(blas_threads()) == {2}  # restored after every parse
     finally:
-        fast.batch_size = 256
-    assert len(out) == len(SENTENCES) and len(seen) == 3
-    assert all(set(threads) <= {1} for threads in seen)
-    assert [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"] == before
+        nlp.remove_pipe(PROBE)
+
+
+def test_every_parse_runs_with_one_blas_thread() -> None:
+    """Batch and single-sentence paths alike: parse_many, parse, parse_doc, Annotator.annotate
+    on strings, errtype.annotate-style use, and the ERRANT shim's parse + annotate."""
+    import errtype
+    from errtype.errant.annotator import Annotator as Shim
+
+    engine = errtype.load("en")
+    shim = Shim("en", engine=engine)
+    parser = engine.parser
+    with probed(parser.nlp) as seen:
+        parser.batch_size = 2  # several chunks, each under the limit
+        try:
+            assert len(list(parser.parse_many(SENTENCES))) == len(SENTENCES)
+        finally:
+            parser.batch_size = 256
+        parser.parse(SENTENCES[0])
+        parser.parse_doc(SENTENCES[0])
+        engine.annotate("He go home .", "He goes home .")
+        for _ in range(3):  # a client loop over the drop-in
+            shim.annotate(shim.parse("This are a example ."), shim.parse("This is an example ."))
+    assert len(seen) == len(SENTENCES) + 1 + 1 + 2 + 6
+    assert all(set(threads) == {1} for threads in seen)
+
+
+def test_the_policy_has_an_escape_hatch(monkeypatch: Any) -> None:
+    from errtype.parse.blas import ENV
+
+    _, fast = parsers()
+    with probed(fast.nlp) as seen:
+        SpacyParser(fast.nlp, blas_threads=None).parse(SENTENCES[0])
+        monkeypatch.setenv(ENV, "none")
+        SpacyParser(fast.nlp).parse(SENTENCES[0])
+        monkeypatch.setenv(ENV, "1")
+        SpacyParser(fast.nlp).parse(SENTENCES[0])
+    assert seen == [[2] * len(seen[0]), [2] * len(seen[0]), [1] * len(seen[0])]
+    monkeypatch.setenv(ENV, "zero")
+    with pytest.raises(ValueError, match=ENV):
+        SpacyParser(fast.nlp)
+    with pytest.raises(ValueError, match="at least 1"):
+        SpacyParser(fast.nlp, blas_threads=0)
+
+
+def test_the_limit_is_reentrant_and_restores_the_outer_setting() -> None:
+    from threadpoolctl import threadpool_limits
+
+    from errtype.parse.blas import BlasThreads
+
+    with threadpool_limits(2, user_api="blas"):
+        outer, inner = BlasThreads(1), BlasThreads(1)
+        with outer:
+            with inner:
+                assert set(blas_threads()) == {1}
+            assert set(blas_threads()) == {1}
+        assert set(blas_threads()) == {2}
 
 
 def test_annotations_identical_on_real_corpora() -> None:

@@ -10,7 +10,7 @@ from errtype.cli.ratio import main
 from errtype.errors import InputError, LineCountError
 from errtype.m2 import M2Edit, read_m2
 from errtype.score.common import prf
-from errtype.score.ratio import Annotations, apply_edits, exact_scorer, ratio_score
+from errtype.score.meta.ratio import Annotations, apply_edits, exact_scorer, ratio_score
 
 from .conftest import shared_path
 
@@ -136,7 +136,7 @@ def test_curve_and_sampling(m2_file) -> None:
 
 
 def test_maxmatch_agrees_with_exact_on_clear_edits(m2_file) -> None:
-    from errtype.score.ratio import maxmatch_scorer
+    from errtype.score.meta.ratio import maxmatch_scorer
 
     data = Annotations.from_m2(m2_file)
     mm = ratio_score(data, {"sys": ["A b C", "d E"]}, maxmatch_scorer())
@@ -174,7 +174,7 @@ def test_cli_m2_exact_and_json(m2_file, tmp_path, capsys) -> None:
 # ---------------------------------------------------------------- shared data
 
 def test_conll14_two_annotators(capsys) -> None:
-    from errtype.score.maxmatch import load_gold, maxmatch
+    from errtype.score.edits.maxmatch import load_gold, maxmatch
 
     c = shared_path("conll14")
     assert main(["--m2", str(c / "official-2014.combined.m2"), str(c / "systems" / "AMU"),
@@ -199,7 +199,7 @@ def test_conll14_two_annotators(capsys) -> None:
 
 
 def test_jfleg_dev_human_average() -> None:
-    from errtype.score.ratio import errant_scorer, maxmatch_scorer
+    from errtype.score.meta.ratio import errant_scorer, maxmatch_scorer
 
     j = shared_path("jfleg")
 

@@ -102,7 +102,7 @@ def test_kenlm_loader_without_kenlm(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     installed)."""
     import sys
 
-    from errtype.score.lm import load_lm
+    from errtype.score.lm.models import load_lm
 
     monkeypatch.setitem(sys.modules, "kenlm", None)  # import kenlm -> ImportError
     arpa = tmp_path / "lm.arpa"

@@ -24,10 +24,9 @@ from errtype.report import (
     tables_dict,
 )
 from errtype.report import stats as st
-from errtype.report.inputs import parse_system_arg
-from errtype.score.base import macro_f
-from errtype.score.common import prf
-from errtype.score.errant import errant_score
+from errtype.score.common import macro_f, prf
+from errtype.score.edits.errant import errant_score
+from errtype.score.suite import parse_system_arg
 
 FEAT = "R:NOUN:INFL:Case+Number"
 SOURCES = ["Vidím velký pes .", "Mám dva kočka a pes .", "To je dobře .", "Byl jsem tam ."]
@@ -79,8 +78,11 @@ def test_counts_match_the_errant_scorer(files: dict[str, Path]) -> None:
         every = sorted({e.type for b in [*inp.gold, *s.blocks] for e in b.edits})
         for t in r.types:
             only = errant_score(s.blocks, inp.gold, filt=[x for x in every if x != t]).counts
-            assert r.per_type[s.name][t]["type_only"]["f"]["v"] == prf(
-                only["tp"], only["fp"], only["fn"])[2]
+            got = r.per_type[s.name][t]["type_only"]["f"]
+            if only["tp"] + only["fp"] + only["fn"] == 0:
+                assert got is None  # undefined, shown as "—" (prf's convention says 1.0)
+            else:
+                assert got["v"] == prf(only["tp"], only["fp"], only["fn"])[2]
     good = r.per_type["good"][FEAT]
     assert (good["tp"], good["fp"], good["fn"]) == (2, 1, 1)
     assert good["type_only"]["f"]["v"] == pytest.approx(prf(2, 1, 1)[2])
@@ -103,6 +105,9 @@ def test_intervals_are_seeded_and_cover_the_estimate(files: dict[str, Path]) -> 
         for est in (a.corpus[sys_]["errant"]["f"], a.corpus[sys_]["macro_f"],
                     a.corpus[sys_]["maxmatch"]["f"]):
             assert est["lo"] <= est["v"] <= est["hi"]
+    # a system without edits has F = 0 on every type, in every resample: a type a resample
+    # leaves out must not enter its macro average with the scorers' F = 1 of empty counts
+    assert a.corpus["none"]["macro_f"] == {"v": 0.0, "lo": 0.0, "hi": 0.0}
 
 
 def test_statistics() -> None:
@@ -222,3 +227,37 @@ def test_parallel_references_and_text_systems(tmp_path: Path) -> None:
     assert r.geclens["sys"]["overcorrected"] == 1 and r.geclens["sys"]["clean"] == 1
     with pytest.raises(InputError, match="parallel references need the source"):
         load_input([ref1, ref2], [("sys", hyp)])
+
+
+def test_charts_are_compact_with_even_ticks(files: dict[str, Path]) -> None:
+    """One row per type whatever the number of systems, tick labels above and below at even
+    steps, whiskers under their bars, a zero drawn as a labelled stub."""
+    from errtype.report.svg import nice_ticks, type_chart
+
+    assert nice_ticks(0.2345) == [0.0, 0.05, 0.1, 0.15, 0.2, 0.25]
+    assert nice_ticks(17) == [0, 5, 10, 15, 20] and nice_ticks(1.0)[-1] == 1.0
+    for peak in (0.003, 0.07, 0.9, 13, 420):
+        t = nice_ticks(peak)
+        steps = {round(b - a, 9) for a, b in zip(t, t[1:], strict=False)}
+        assert len(steps) == 1 and t[-1] >= peak and 3 <= len(t) <= 7, (peak, t)
+    _, r = _report(files)
+    ns = "{http://www.w3.org/2000/svg}"
+    for stem, svg in all_charts(r).items():
+        root = ET.fromstring(svg)
+        ticks = [t for t in root.iter(f"{ns}text") if t.get("class") == "tick"]
+        ys = sorted({float(t.get("y", "0")) for t in ticks})
+        assert len(ys) == 2, stem  # one row of labels above the bars, one below
+        labels = [float(t.text or "nan") for t in ticks if float(t.get("y", "0")) == ys[0]]
+        gaps = {round(b - a, 6) for a, b in zip(labels, labels[1:], strict=False) if b > a}
+        assert len(gaps) == 1, (stem, labels)
+    root = ET.fromstring(type_chart(r))
+    assert int(root.get("height", "0")) == 66 + 17 * len([t for t in r.types
+                                                          if r.gold_freq.get(t)]) + 24
+    bars = [b for b in root.iter(f"{ns}rect") if b.get("class") == "bar"]
+    zero = [b for b in bars if b.get("data-value") == "0.000000"]
+    assert zero and len(list(b for b in root.iter(f"{ns}rect") if b.get("class") == "zero")) \
+        == len(zero)
+    for path in (p for p in root.iter(f"{ns}path") if p.get("class") == "ci"):
+        y = float(path.get("d", "").split()[1].split("v")[0]) + 2  # the whisker's line
+        assert any(float(b.get("y", "0")) + float(b.get("height", "0")) < y
+                   < float(b.get("y", "0")) + 17 for b in bars)

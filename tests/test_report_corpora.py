@@ -3,16 +3,18 @@
 CoNLL-2014 (AMU, CAMB, CUUI, INPUT against the official combined M2, edits of the system text
 extracted by the English annotator) and a GECCC dev slice (Czech; systems = the gold
 corrections and the input). The DOM's tables, chart and sentence browser must agree with
-errtype.score.errant / maxmatch / gleu on the same inputs (the errtype-compare numbers).
+errtype.score.edits.errant / maxmatch / gleu on the same inputs (the errtype-compare numbers).
 Chromium is skipped when absent locally and required under CI (``apt-get install chromium``).
 """
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
+import resource
 import subprocess
-from html.parser import HTMLParser
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,95 +26,15 @@ from errtype.report import ReportOptions, build_report, load_input, render_html
 from errtype.report import stats as st
 from errtype.report.svg import type_chart
 from errtype.report.tables import pct
-from errtype.score.base import ScoreInput, get_metric
 from errtype.score.common import prf
-from errtype.score.errant import errant_score
+from errtype.score.edits.errant import errant_score
+from errtype.score.registry import ScoreInput, get_metric
 
 from .conftest import apply_m2, peer, shared_path
+from .report_browser import Dom, dump_dom, rows, run_harness
 
 pytestmark = pytest.mark.slow
 CONLL_SYSTEMS = ["AMU", "CAMB", "CUUI", "INPUT"]
-
-
-# --------------------------------------------------------------------------- headless Chromium
-
-
-def chromium() -> str:
-    exe = shutil.which("chromium") or shutil.which("chromium-browser")
-    if exe is None:
-        if os.environ.get("CI"):
-            pytest.fail("headless Chromium is required under CI (apt-get install chromium)")
-        pytest.skip("chromium not installed (apt-get install chromium)")
-    return exe
-
-
-def dump_dom(page: Path, profile: Path, fragment: str = "") -> str:
-    """The DOM after the page's scripts ran; the network is cut off (no resolver, no proxy)."""
-    cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-           f"--user-data-dir={profile}", "--host-resolver-rules=MAP * ~NOTFOUND",
-           "--proxy-server=127.0.0.1:9", "--virtual-time-budget=5000", "--dump-dom",
-           page.as_uri() + fragment]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True)
-    return done.stdout
-
-
-class Dom(HTMLParser):
-    """Just enough of the DOM: tables by id (cell texts), attributes by id, class counts,
-    chart bars."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.tables: dict[str, list[list[str]]] = {}
-        self.by_id: dict[str, dict[str, Any]] = {}
-        self.classes: dict[str, int] = {}
-        self.bars: list[dict[str, str]] = []
-        self._table: str | None = None
-        self._cell: list[str] | None = None
-        self._text_of: list[str] = []
-        self._svg: str | None = None
-        self.feed(text)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {k: v or "" for k, v in attrs}
-        for c in a.get("class", "").split():
-            self.classes[c] = self.classes.get(c, 0) + 1
-        if "id" in a:
-            self.by_id[a["id"]] = {**a, "text": ""}
-            self._text_of.append(a["id"])
-        else:
-            self._text_of.append("")
-        if tag == "svg":
-            self._svg = a.get("id")
-        if tag == "rect" and a.get("class") == "bar":
-            self.bars.append({**a, "svg": self._svg or ""})
-        if tag == "table":
-            self._table = a.get("id", "")
-            self.tables[self._table] = []
-        elif tag == "tr" and self._table is not None:
-            self.tables[self._table].append([])
-        elif tag in ("td", "th") and self._table is not None:
-            self._cell = []
-
-    def handle_endtag(self, tag: str) -> None:
-        if self._text_of:
-            self._text_of.pop()
-        if tag in ("td", "th") and self._cell is not None and self._table is not None:
-            self.tables[self._table][-1].append("".join(self._cell).strip())
-            self._cell = None
-        elif tag == "table":
-            self._table = None
-
-    def handle_data(self, data: str) -> None:
-        if self._cell is not None:
-            self._cell.append(data)
-        for i in self._text_of[-1:]:
-            if i:
-                self.by_id[i]["text"] += data
-
-
-def rows(dom: Dom, table: str) -> dict[str, list[str]]:
-    """Body rows of a table keyed by their first cell."""
-    return {r[0]: r for r in dom.tables[f"table-{table}"][1:]}
 
 
 # --------------------------------------------------------------------------- checks
@@ -138,6 +60,9 @@ def check_report(inp: Any, report: Any, html: Path, profile: Path) -> Dom:
         for t, c in ref.per_type.items():
             if t in per_type:
                 assert per_type[t][2:5] == [str(c["tp"]), str(c["fp"]), str(c["fn"])], t
+        for t, r_ in per_type.items():  # P without proposals, R without gold: undefined
+            assert (r_[5] == "\u2014") == (r_[2] == r_[3] == "0"), (s.name, t)
+            assert (r_[6] == "\u2014") == (r_[2] == r_[4] == "0"), (s.name, t)
         assert sum(int(r[2]) for r in per_type.values()) == tp  # UNK/noop carry no counts
         # the browser (rendered by the page's script) for this system
         page = Dom(dump_dom(html, profile, f"#sys={s.name}"))
@@ -152,8 +77,11 @@ def check_report(inp: Any, report: Any, html: Path, profile: Path) -> Dom:
     assert len(bars) == shown >= len(inp.systems)
     for b in bars:
         t = b["data-category"].rsplit(" (", 1)[0]
-        assert float(b["data-value"]) == pytest.approx(
-            report.per_type[b["data-series"]][t]["f"]["v"], abs=1e-6)
+        f = report.per_type[b["data-series"]][t]["f"]
+        if f is None:
+            assert b["data-value"] == ""  # undefined: a dash, not a bar
+        else:
+            assert float(b["data-value"]) == pytest.approx(f["v"], abs=1e-6)
     sigs = rows(dom, "signatures")
     assert sigs["errant"][1].startswith("errant|mode:cs|beta:0.5")
     assert sigs["report"][1].startswith("report|beta:0.5|bootstrap:")
@@ -176,36 +104,152 @@ def check_filtered_browser(report: Any, html: Path, profile: Path, system: str) 
 
 # --------------------------------------------------------------------------- CoNLL-2014
 
+#: the README's recipe, run from the repository root after the main command
+RECIPE = ["report", "--ref", "../shared/data/conll14/official-2014.combined.m2", "--hyp",
+          *(f"{n}=../shared/data/conll14/systems/{n}" for n in CONLL_SYSTEMS),
+          "-o", "conll14.html"]
+
+
+def test_the_readme_holds_the_recipe() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert " ".join([".venv/bin/errtype", *RECIPE]) in readme.splitlines()
+
+
+def _run_recipe(cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Run ``.venv/bin/errtype`` + RECIPE in ``cwd``; wall and CPU seconds (the child's)."""
+    exe = Path(sys.executable).with_name("errtype")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([str(exe), *RECIPE], cwd=cwd, env=env, check=True, timeout=3600,
+                   capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return time.perf_counter() - t0, cpu
+
 
 @pytest.fixture(scope="module")
-def conll(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any, Path]:
+def conll(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The README's recipe, twice, in a copy of the layout: ``repo/`` (the working folder) and
+    ``shared/data/conll14`` holding links to the shared files, its folder without write
+    permission like ../shared; the user cache in a temporary folder."""
     gold = shared_path("conll14", "official-2014.combined.m2")
-    systems = [(n, shared_path("conll14", "systems", n)) for n in CONLL_SYSTEMS]
-    inp = load_input([gold], systems, lang="en")
+    base = tmp_path_factory.mktemp("recipe")
+    data = base / "shared" / "data" / "conll14"
+    (data / "systems").mkdir(parents=True)
+    (data / gold.name).symlink_to(gold)
+    for n in CONLL_SYSTEMS:
+        (data / "systems" / n).symlink_to(shared_path("conll14", "systems", n))
+    (base / "repo").mkdir()
+    env = {**os.environ, "ERRTYPE_CACHE_DIR": str(base / "cache")}
+    data.chmod(0o555)
+    try:
+        first = _run_recipe(base / "repo", env)
+        html_first = (base / "repo" / "conll14.html").read_text(encoding="utf-8")
+        second = _run_recipe(base / "repo", env)
+    finally:
+        data.chmod(0o755)
+    print(f"\nREADME recipe on CoNLL-2014: first run {first[0]:.1f} s wall, {first[1]:.1f} s "
+          f"CPU; cached gold {second[0]:.1f} s wall, {second[1]:.1f} s CPU")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ERRTYPE_CACHE_DIR", str(base / "cache"))
+        inp = load_input([data / gold.name],
+                         [(n, data / "systems" / n) for n in CONLL_SYSTEMS], lang="en")
     report = build_report(inp, ReportOptions(bootstrap=1000, trials=1000, seed=0))
-    out = tmp_path_factory.mktemp("conll") / "report.html"
-    out.write_text(render_html(report, "CoNLL-2014"), encoding="utf-8")
-    return inp, report, out
+    return {"inp": inp, "report": report, "html": base / "repo" / "conll14.html",
+            "first": html_first, "cache": base / "cache", "data": data}
 
 
-def test_conll_report_in_chromium(conll: tuple[Any, Any, Path], tmp_path: Path) -> None:
-    inp, report, html = conll
-    assert html.stat().st_size < 5_000_000  # regression bound: about 1.6 MB measured
+def test_readme_recipe_types_the_gold_like_the_systems(conll: dict[str, Any],
+                                                      tmp_path: Path) -> None:
+    """NUCLE gold + text systems: the gold is re-typed, every per-type row is an ERRANT type,
+    the second run reads the cached gold, and the page agrees with the scorers."""
+    from errtype.lang import get_language
+    from errtype.report.typesets import type_set
+
+    inp, report, html = conll["inp"], conll["report"], conll["html"]
+    assert inp.retyped is not None and inp.retyped.cached
+    assert inp.retyped.path is not None and inp.retyped.path.parent == conll["cache"] / "retyped"
+    assert not any(p.name.startswith(".") for p in conll["data"].iterdir())
+    english = type_set(get_language("en"))
+    assert english is not None
+    first, second = Dom(conll["first"]), Dom(html.read_text(encoding="utf-8"))
+    assert "re-typed" in first.by_id["notes"]["text"]
+    assert "cached in" in first.by_id["notes"]["text"]
+    assert "read from the cache" in second.by_id["notes"]["text"]
+    for s in CONLL_SYSTEMS:
+        types = list(rows(second, f"types-{s}"))
+        assert types and all(english(t) for t in types), [t for t in types if not english(t)]
+        assert {"R:PREP", "M:DET", "R:VERB:TENSE", "R:NOUN:NUM"} <= set(types)
+        assert not {"Prep", "ArtOrDet", "Vt", "Nn", "Wci"} & set(types)
+    # identical pages apart from the cache sentence of the banner
+    assert first.tables == second.tables
     dom = check_report(inp, report, html, tmp_path / "profile")
+    assert int(dom.by_id["type-chart"]["height"]) <= 700  # 30 types x 17 px, any systems
     pairs = dom.tables["table-pairs"]
     amu_input = [r for r in pairs[1:] if r[:3] == ["errant", "AMU", "INPUT"]]
     assert amu_input and float(amu_input[0][-1].lstrip("<")) < 0.05
     check_filtered_browser(report, html, tmp_path / "profile", "AMU")
 
 
-def test_conll_intervals_and_paired_tests(conll: tuple[Any, Any, Path]) -> None:
-    inp, report, _ = conll
+def test_conll_confusion_sort_and_csv_in_chromium(conll: dict[str, Any], tmp_path: Path) -> None:
+    """What AMU did with the gold R:PREP edits: the row's cells open their sentences; the
+    per-type table sorts by F and downloads as shown."""
+    from errtype.report.measures import confusion_cell
+    from errtype.report.tables import confusion_table, to_csv, type_table
+
+    report, html = conll["report"], conll["html"]
+    table = confusion_table(report, "AMU")
+    prep = next(r for r in table.rows if r[0] == "R:PREP")
+    cols = [h for h, c in zip(table.header[2:], prep[2:], strict=True) if c][:4]
+    script = """
+      const out = {cells: []};
+      const table = document.getElementById('table-confusion-AMU');
+      const head = Array.from(table.tHead.rows[0].cells).map(c => c.textContent);
+      const row = Array.from(table.tBodies[0].rows)
+        .find(r => r.cells[0].textContent === 'R:PREP');
+      for (const h of COLS) {
+        row.cells[head.indexOf(h)].querySelector('a').click();
+        await wait(300);
+        out.cells.push({count: +document.getElementById('browser-count').dataset.count,
+                        edits: +document.getElementById('browser-totals').dataset.edits});
+      }
+      const types = document.getElementById('table-types-AMU');
+      Array.from(types.tHead.rows[0].cells).find(c => c.textContent === 'F0.5').click();
+      out.order = Array.from(types.tBodies[0].rows).map(r => r.cells[0].textContent);
+      document.querySelector('button.csv[data-table="table-types-AMU"]').click();
+      await wait(500);
+      return out;
+    """.replace("COLS", json.dumps(cols))
+    got = run_harness(html, script, tmp_path / "h", downloads=1)
+    assert got["dom"].tables["table-confusion-AMU"] == [table.header, *table.rows]
+    for h, seen in zip(cols, got["result"]["cells"], strict=True):
+        sents = [s for s in report.sentences
+                 if any(confusion_cell(e) == ("R:PREP", h) for e in s["sys"]["AMU"])]
+        assert seen["count"] == len(sents) > 0, h
+        assert seen["edits"] == int(prep[table.header.index(h)]), h
+    t = type_table(report, "AMU")
+    by_type = {r[0]: r for r in t.rows}
+    fcol = t.header.index("F0.5")
+
+    def key(r: list[str]) -> tuple[int, float]:
+        return (1, 0.0) if r[fcol] == "\u2014" else (0, -float(r[fcol]))
+
+    t.rows = sorted(t.rows, key=key)  # stable: ties keep the table's order
+    assert got["result"]["order"] == [r[0] for r in t.rows]
+    assert got["files"]["types-AMU.csv"] == to_csv(t)
+    assert list(by_type) == [r[0] for r in type_table(report, "AMU").rows]
+
+
+def test_conll_intervals_and_paired_tests(conll: dict[str, Any]) -> None:
+    inp, report = conll["inp"], conll["report"]
     for s in report.systems:
         c = report.corpus[s]
         for e in (c["errant"]["p"], c["errant"]["r"], c["errant"]["f"], c["maxmatch"]["f"],
                   c["gleu"], c["macro_f"]):
             assert e["lo"] <= e["v"] <= e["hi"]
         for t, row in report.per_type[s].items():
+            if row["f"] is None:  # undefined (no gold, no proposals): shown as a dash
+                continue
             assert row["f"]["lo"] <= row["f"]["v"] <= row["f"]["hi"], (s, t)
     amu = report.corpus["AMU"]["errant"]["f"]
     assert 0 < amu["hi"] - amu["lo"] < 0.1  # a real interval, not a point

@@ -29,3 +29,14 @@ def test_main_job_on_the_bundled_samples(lang: str, model: str | None, tmp_path:
     typed = [e for b in blocks for e in b.edits if not e.is_noop]
     assert len(typed) >= len(blocks) - 1
     assert all(e.type[:2] in ("M:", "R:", "U:") for e in typed)
+
+
+def test_the_readme_main_command_runs_these_samples() -> None:
+    """The README's main command annotates exactly the files the test above annotates."""
+    readme = (SAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    line = next(ln for ln in readme.splitlines() if ln.startswith("python3 -m venv .venv && ")
+                and "errtype-m2" in ln)
+    for lang in ("en", "cs", "fr"):
+        flag = "" if lang == "en" else f"--lang {lang} "
+        assert (f".venv/bin/errtype-m2 {flag}-orig samples/{lang}.orig.txt -cor "
+                f"samples/{lang}.cor.txt -o samples/out/{lang}.m2") in line

@@ -7,23 +7,13 @@ import pytest
 
 from errtype.errors import InputError
 from errtype.m2 import M2Block, M2Edit
-from errtype.score.base import (
-    METRICS,
-    ErrantMetric,
-    Metric,
-    ScoreInput,
-    corpus_f,
-    f_key,
-    get_metric,
-    gold_references,
-    macro_f,
-    metric_signature,
-    sentence_counts,
-)
-from errtype.score.common import prf
-from errtype.score.errant import errant_prf, errant_score
-from errtype.score.gleu import GLEU
-from errtype.score.maxmatch import final_prf, gold_from_blocks, maxmatch
+from errtype.score import available_metrics
+from errtype.score.common import corpus_f, f_key, macro_f, prf, sentence_counts
+from errtype.score.edits.errant import ErrantMetric, errant_prf, errant_score
+from errtype.score.edits.maxmatch import final_prf, gold_from_blocks, maxmatch
+from errtype.score.extract import gold_references
+from errtype.score.ngram.gleu import GLEU
+from errtype.score.registry import Metric, ScoreInput, get_metric, metric_signature
 
 GOLD = [
     M2Block("The cat sat on mat .", [M2Edit(4, 4, "M:DET", "the", 0),
@@ -42,7 +32,7 @@ HYP_BLOCKS = [
 
 
 def test_registry_builds_configured_metrics() -> None:
-    assert {"errant", "maxmatch", "gleu"} <= set(METRICS)
+    assert {"errant", "maxmatch", "gleu", "scribendi"} <= set(available_metrics())
     m = get_metric("maxmatch", beta=1.0, max_unchanged_words=3)
     assert isinstance(m, Metric) and m.name == "maxmatch"
     assert "max_unchanged_words:3" in metric_signature(m)
@@ -107,7 +97,7 @@ def test_score_input_checks_lengths() -> None:
 
 def test_gold_references_are_errtype_gleu_references() -> None:
     from errtype.m2 import read_m2
-    from errtype.score.gleu import m2_references
+    from errtype.score.ngram.gleu import m2_references
 
     from .conftest import shared_path
 

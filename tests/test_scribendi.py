@@ -11,8 +11,8 @@ import pytest
 
 from errtype.cli.scribendi import main
 from errtype.errors import InputError, LineCountError
-from errtype.score.lm import ArpaLM, LanguageModel, SphinxLM, load_lm
-from errtype.score.scribendi import (
+from errtype.score.lm.models import ArpaLM, LanguageModel, SphinxLM, load_lm
+from errtype.score.lm.scribendi import (
     Scribendi,
     levenshtein_distance_ratio,
     scribendi,
@@ -235,7 +235,7 @@ def _tiny_gpt2(tmp_path=None):
 
 
 def test_hf_backend_batched_equals_single(tmp_path) -> None:
-    from errtype.score.lm import HFCausalLM
+    from errtype.score.lm.models import HFCausalLM
 
     torch, model, tokenizer = _tiny_gpt2()
     lm = HFCausalLM(model, tokenizer, batch_size=3)

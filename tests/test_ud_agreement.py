@@ -1,8 +1,8 @@
 """Agreement with human categories of real gold-typed corpora (bench/multilingual_agreement.py).
 
-Targets from issue 9: macro >= 65 % on UA-GEC (uk) and >= 85 % on EstGEC-L2 (et) with the
-stand-in UDPipe models of ../shared/models, every category at or above the English-rules
-baseline.
+Targets from issue 17: macro >= 80 % on UA-GEC (uk) and >= 92 % on EstGEC-L2 (et) with the
+stand-in UDPipe models of ../shared/models, every category with at least 10 gold edits at or
+above the previous release and the English-rules baseline.
 """
 
 from __future__ import annotations
@@ -18,6 +18,17 @@ from .conftest import SHARED, bench_module, peer, shared_path
 #: compounding stopped counting as known: 87.4 %.)
 KNOWN_BELOW: set[tuple[str, str]] = set()
 
+#: agreeing edits per category (>= 10 gold edits) of the previous release, the generic classifier
+#: before issue 17 -- regression pins: the "previous" column of
+#: ``bench/multilingual_agreement.py --baseline-rev 51fe7d49935f`` (that release's own output)
+PREVIOUS = {
+    "uk": {"Punctuation": 1270, "Spelling": 602, "G/Case": 147, "G/Prep": 39, "G/Number": 38,
+           "G/Tense": 27, "G/Gender": 30, "G/VerbVoice": 19, "G/Conjunction": 20},
+    "et": {"R:NOM:FORM": 836, "R:WO": 623, "R:LEX": 567, "R:SPELL": 561, "M:PUNCT": 334,
+           "M:LEX": 273, "U:LEX": 250, "R:VERB:FORM": 204, "U:PUNCT": 207, "R:PUNCT": 77,
+           "R:WS": 77, "R:CASE": 46},
+}
+
 
 def _bench():
     return bench_module("multilingual_agreement")
@@ -29,7 +40,7 @@ def _needs() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lang, target, fine_target", [("uk", 65.0, 65.0), ("et", 85.0, 85.0)])
+@pytest.mark.parametrize("lang, target, fine_target", [("uk", 80.0, 75.0), ("et", 92.0, 92.0)])
 def test_agreement_targets(lang: str, target: float, fine_target: float, tmp_path: Path) -> None:
     _needs()
     bench = _bench()
@@ -48,6 +59,18 @@ def test_agreement_targets(lang: str, target: float, fine_target: float, tmp_pat
     for cat, (agree, n) in ud["plain"]["per"].items():
         base_agree, base_n = english["per"][cat]
         assert base_n == n
+        if n >= 10:
+            assert agree >= PREVIOUS[lang][cat], f"{lang} {cat}: {agree}/{n} below the previous " \
+                                                 f"release's {PREVIOUS[lang][cat]}/{n}"
         if (lang, cat) in KNOWN_BELOW:
             continue
         assert agree >= base_agree, f"{lang} {cat}: {agree}/{n} below English {base_agree}/{n}"
+
+
+def test_below_baseline_lists_categories_under_the_previous_release() -> None:
+    bench = _bench()
+    res = {"systems": {"ud": {"plain": {"per": {"A": (5, 10), "B": (9, 10), "C": (1, 3)}}}},
+           "baseline": {"plain": {"per": {"A": (6, 10), "B": (9, 10), "C": (3, 3)}}}}
+    assert bench.below_baseline(res) == ["A"]      # C has fewer than 10 gold edits
+    del res["baseline"]
+    assert bench.below_baseline(res) == []

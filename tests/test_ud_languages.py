@@ -162,6 +162,26 @@ def test_french_out_of_the_box() -> None:
     assert got[("fete", "fête")] == "R:DIACR"
     assert got[("", ".")] == got[("", ",")] == "M:PUNCT"
     assert got[("le", "")] == "U:DET"
+    # issue 20: spaCy tags viens/viennes NOUN; the lexicon reads them as forms of venir
+    assert got[("viens", "viennes")] == "R:VERB:INFL"
+    # one word-order edit with the accent fix (the transposition test ignores diacritics)
+    assert got[("français tres bien", "très bien français")] == "R:WO"
     fine = errtype.load("fr", feats=True)
     assert [e.type for e in fine.annotate("Les enfants joue .", "Les enfants jouent .")] == [
         "R:VERB:INFL:Number"]
+
+
+def test_transposition_ignores_diacritics() -> None:
+    """UD languages: a reordering whose words also gain or lose accents is one transposition
+    (the aligner's key index and its walk agree on it)."""
+    from errtype.align import align
+    from errtype.tokens import Sentence
+
+    fr = UDLanguage("fr")
+    orig = Sentence.from_words("Elle parle français tres bien .".split())
+    cor = Sentence.from_words("Elle parle très bien français .".split())
+    ops = [op[0] for op in align(orig, cor, fr).align_seq]
+    assert ops == ["M", "M", "T3", "M"]
+    assert fr.transposable(orig[2:5], cor[2:5])
+    assert sorted(fr.transposition_keys(orig)[2:5]) == sorted(fr.transposition_keys(cor)[2:5])
+    assert not fr.transposable(orig[2:4], cor[2:4])

@@ -1,14 +1,57 @@
-"""Shared command-line plumbing: error reporting, interrupts, backend options."""
+"""Shared command-line plumbing: the parser convention, the one error path, interrupts, backend
+options.
+
+Every command builds its parser with :func:`new_parser` (``--version``), declares its paths with
+the types of :mod:`errtype.cli.files` and runs its body through :func:`run`, which checks those
+paths before any work, prints every typed error as one line ``PROG: error: FILE, line N: what;
+what to do`` and returns the exit status: 0 success, 1 findings (``errtype lint``), 2 usage or
+input error (argparse exits with 2 itself), 128 + the signal when stopped (130 Ctrl-C, 143
+SIGTERM).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import re
 import signal
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import ErrtypeError
+from .files import OUTPUT, check_paths
+
+#: exit status of a usage or input error (argparse's own)
+USAGE_ERROR = 2
+
+
+def describe(doc: str | None) -> str:
+    """The first paragraph of a module docstring as plain text (no reST ``literals``)."""
+    first = (doc or "").strip().split("\n\n")[0]
+    return re.sub(r"``(.+?)``", r"\1", " ".join(first.split()))
+
+
+def details(doc: str | None) -> str:
+    """The paragraphs after the first of a module docstring, line breaks kept, for an epilog."""
+    rest = (doc or "").strip().split("\n\n", 1)[1:]
+    return re.sub(r"``(.+?)``", r"\1", rest[0]) if rest else ""
+
+
+def new_parser(prog: str, description: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """An argument parser with the options every command has (``--version``)."""
+    from .. import __version__
+
+    p = argparse.ArgumentParser(prog=prog, description=description, **kwargs)
+    p.add_argument("--version", action="version", version=f"{prog} (errtype {__version__})")
+    return p
+
+
+def add_output_option(parser: argparse.ArgumentParser, what: str = "the printed result",
+                      flags: tuple[str, ...] = ("-o", "--out")) -> None:
+    """``-o/--out FILE``: write what the command prints (default: standard output)."""
+    parser.add_argument(*flags, dest="out", type=OUTPUT, default="-", metavar="FILE",
+                        help=f"write {what} to FILE, atomically (default: '-', standard output)")
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +83,11 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
+def error_line(prog: str, exc: ErrtypeError) -> str:
+    """The one error message format: ``PROG: error: FILE, line N: what; what to do``."""
+    return f"{prog}: error: {exc}"
+
+
 class Interrupted(KeyboardInterrupt):
     """A stop signal (SIGINT, SIGTERM, SIGHUP) delivered as KeyboardInterrupt; ``signum`` is it."""
 
@@ -68,17 +116,27 @@ def _stop_signals() -> list[int]:
 
 
 def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | None = None,
-        kept_note: Callable[[], str | None] | None = None) -> int:
-    """Run a command body: typed errors -> message + exit 2; a stop signal -> one line and exit
-    128 + its number (Ctrl-C 130, SIGTERM 143). ``kept_note()`` says what partial output was
-    kept (None: nothing was)."""
+        kept_note: Callable[[], str | None] | None = None, *,
+        args: argparse.Namespace | None = None, stdout_to: str | None = None) -> int:
+    """Run a command body: the paths of ``args`` are checked first (:func:`check_paths`); what
+    the body prints goes to ``stdout_to`` (atomically) when given; typed errors -> one line +
+    exit 2; a stop signal (SIGINT, SIGTERM, SIGHUP) -> one line and exit 128 + its number
+    (Ctrl-C 130, SIGTERM 143). ``kept_note()`` says what partial output was kept (None:
+    nothing was)."""
     _STOPPING.clear()
     previous = {s: signal.signal(s, _raise_interrupt) for s in _stop_signals()}
     try:
-        return body()
+        if args is not None:
+            check_paths(args)
+        if stdout_to is None or stdout_to == "-":
+            return body()
+        from ..textio import atomic_output
+
+        with atomic_output(stdout_to) as fh, contextlib.redirect_stdout(fh):
+            return body()
     except ErrtypeError as exc:
-        print(f"{prog}: error: {exc}", file=sys.stderr)
-        return 2
+        print(error_line(prog, exc), file=sys.stderr)
+        return USAGE_ERROR
     except KeyboardInterrupt as exc:
         signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
         name = "interrupted" if signum == signal.SIGINT else \

@@ -2,8 +2,9 @@
 
 The default standard output is byte-identical to errant_compare 3.0.2. Extras never change it:
 ``--json FILE`` / ``--tsv FILE`` write the result (``-`` = standard output, after the tables),
-``--signature`` prints the signature line last, and text mode (``-orig SRC -hyp_text HYP
--ref_text REF [REF ...]``) extracts the edits itself with ``-lang``'s annotator.
+``--signature`` prints the signature line last, ``-o/--out FILE`` writes the tables to FILE, and
+text mode (``-orig SRC -hyp_text HYP -ref_text REF [REF ...]``) extracts the edits itself with
+``--lang``'s annotator.
 """
 
 from __future__ import annotations
@@ -11,25 +12,30 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import ErrtypeError
 from ..m2 import read_m2
-from ..score.errant import ErrantResult, errant_score, errant_score_text
+from ..score.edits.errant import ErrantResult, errant_score_text
+from ..score.registry import get_metric
+from .common import add_backend_options, add_output_option, backend_options, new_parser, run
+from .files import OUTPUT, m2_input, text_input
 
 PROG = "errtype-compare"
+TEXT_NOT_M2 = "score plain text with -orig SRC -hyp_text HYP -ref_text REF, or annotate it " \
+              "first: errtype-m2 -orig SRC -cor HYP -o HYP.m2"
+M2_NOT_TEXT = "give M2 files with -hyp HYP.m2 -ref REF.m2"
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (single-dash options exactly as errant_compare's)."""
-    p = argparse.ArgumentParser(
-        prog=PROG,
-        description="Calculate F-scores for error detection and/or correction.\n"
-                    "Flags let you evaluate at different levels of granularity.",
+    p = new_parser(
+        PROG,
+        "Calculate F-scores for error detection and/or correction.\n"
+        "Flags let you evaluate at different levels of granularity.",
         formatter_class=argparse.RawTextHelpFormatter,
         usage="%(prog)s [options] (-hyp HYP -ref REF | -orig ORIG -hyp_text HYP "
               "-ref_text REF [REF ...])",
     )
-    p.add_argument("-hyp", help="A hypothesis M2 file.")
-    p.add_argument("-ref", help="A reference M2 file.")
+    p.add_argument("-hyp", type=m2_input(TEXT_NOT_M2), help="A hypothesis M2 file.")
+    p.add_argument("-ref", type=m2_input(TEXT_NOT_M2), help="A reference M2 file.")
     p.add_argument("-b", "--beta", type=float, default=0.5,
                    help="Value of beta in F-score. (default: 0.5)")
     p.add_argument("-v", "--verbose", action="store_true", help="Print verbose output.")
@@ -53,21 +59,24 @@ def build_parser() -> argparse.ArgumentParser:
                         "2: Only show main tier scores; e.g. NOUN.\n"
                         "3: Show all category scores; e.g. R:NOUN.")
     text = p.add_argument_group("text mode (errtype extension: extract the edits first)")
-    text.add_argument("-orig", help="Source text, one sentence per line (tokenised unless -tok).")
-    text.add_argument("-hyp_text", "--hyp-text", dest="hyp_text",
+    text.add_argument("-orig", type=text_input(M2_NOT_TEXT),
+                      help="Source text, one sentence per line (tokenised unless -tok).")
+    text.add_argument("-hyp_text", "--hyp-text", dest="hyp_text", type=text_input(M2_NOT_TEXT),
                       help="Hypothesis text, parallel to -orig.")
     text.add_argument("-ref_text", "--ref-text", dest="ref_text", nargs="+",
+                      type=text_input(M2_NOT_TEXT),
                       help="Reference text file(s), parallel to -orig; one coder each.")
-    text.add_argument("-lang", default="en", help="Language of the annotator (default: en).")
     text.add_argument("-tok", action="store_true", help="Word tokenise the text.")
     text.add_argument("-lev", action="store_true", help="Align using standard Levenshtein.")
     text.add_argument("-merge", choices=["rules", "all-split", "all-merge", "all-equal"],
                       default="rules", help="Merging strategy (default: rules).")
+    add_backend_options(p)
     extra = p.add_argument_group("errtype extensions (the default output is unchanged)")
-    extra.add_argument("--json", metavar="FILE",
+    add_output_option(extra, "the tables")
+    extra.add_argument("--json", metavar="FILE", type=OUTPUT,
                        help="Write the full result (counts, per-sentence, per-type, signature) "
                             "as JSON; '-' = standard output.")
-    extra.add_argument("--tsv", metavar="FILE",
+    extra.add_argument("--tsv", metavar="FILE", type=OUTPUT,
                        help="Write per-type P/R/F (at the -cat level, default 3) as TSV; "
                             "'-' = standard output.")
     extra.add_argument("--signature", action="store_true",
@@ -107,18 +116,29 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("text mode needs -orig, -hyp_text and -ref_text")
     elif args.hyp is None or args.ref is None:
         parser.error("the following arguments are required: -hyp, -ref")
-    options = dict(mode=_mode(args), beta=args.beta, single=args.single, multi=args.multi,
-                   filt=args.filt, cat=args.cat, trace=args.verbose)
-    try:
+    metric = get_metric("errant", mode=_mode(args), beta=args.beta, single=args.single,
+                        multi=args.multi, filt=args.filt, cat=args.cat)
+
+    def body() -> int:
         result: ErrantResult
         if text_mode:
+            annotator = None  # default: errtype.load(lang), after the files are read
+            if backend_options(args):
+                from .. import load
+                from ..textio import check_line_counts
+
+                check_line_counts([args.orig, args.hyp_text, *args.ref_text])
+                annotator = load(args.lang, **backend_options(args))
             result = errant_score_text(args.orig, args.hyp_text, args.ref_text, lang=args.lang,
                                        tokenize=args.tok, lev=args.lev, merging=args.merge,
-                                       encoding_errors=args.encoding_errors, **options)
+                                       annotator=annotator,
+                                       encoding_errors=args.encoding_errors,
+                                       **metric.options(), trace=args.verbose)
         else:
-            result = errant_score(read_m2(args.hyp, errors=args.encoding_errors),
-                                  read_m2(args.ref, errors=args.encoding_errors),
-                                  hyp_name=args.hyp, ref_name=args.ref, **options)
+            result = metric.score_blocks(read_m2(args.hyp, errors=args.encoding_errors),
+                                         read_m2(args.ref, errors=args.encoding_errors),
+                                         hyp_name=args.hyp, ref_name=args.ref,
+                                         trace=args.verbose)
         out = result.errant_text(verbose=args.verbose)
         sys.stdout.write(out)
         if args.signature:
@@ -127,11 +147,9 @@ def main(argv: list[str] | None = None) -> int:
             _write(args.json, result.to_json() + "\n")
         if args.tsv:
             _write(args.tsv, result.tsv())
-    except ErrtypeError as exc:
-        sys.stdout.flush()
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return 1
-    return 0
+        return 0
+
+    return run(PROG, body, args=args, stdout_to=args.out)
 
 
 if __name__ == "__main__":  # pragma: no cover

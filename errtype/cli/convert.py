@@ -10,30 +10,43 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .common import describe, details, new_parser, run
+from .files import OUTPUT, PREFIX, m2_input, text_input
+
 PROG = "errtype convert"
+TEXT_NOT_M2 = "convert parallel text with: errtype convert text-to-m2 ORIG COR -o OUT.m2"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog=__doc__.split("\n\n", 1)[1])
+    p = new_parser(PROG, describe(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter,
+                   epilog=details(__doc__))
     sub = p.add_subparsers(dest="command", required=True)
-    for name, what in (("m2-to-text", "output prefix"), ("m2-to-json", "output file ('-')")):
-        s = sub.add_parser(name, help=f"M2 -> {'parallel text' if 'text' in name else 'JSONL'}")
-        s.add_argument("m2_file", help="M2 file ('-' = standard input)")
-        s.add_argument("-o", "--out", required=True, help=what)
+    for name, kind, what in (("m2-to-text", PREFIX, "output prefix: PREFIX.orig, PREFIX.cor.N"),
+                             ("m2-to-json", OUTPUT, "output file ('-' = standard output)")):
+        s = sub.add_parser(name, help=f"M2 -> {'parallel text' if 'text' in name else 'JSONL'}",
+                           description=f"M2 -> {'parallel text' if 'text' in name else 'JSONL'}")
+        s.add_argument("m2_file", type=m2_input(TEXT_NOT_M2),
+                       help="M2 file ('-' = standard input)")
+        s.add_argument("-o", "--out", required=True, type=kind, metavar="FILE", help=what)
         s.add_argument("--missing", choices=("first", "empty"), default="first",
                        help="an annotator absent from a block: same as the block's first "
                             "annotator (default, the CoNLL-2014 convention) or no correction")
         s.add_argument("--errant-compat", action="store_true",
                        help="apply edits as ERRANT 3.0.2 does ('-NONE-' and 'a||b' literal, no "
                             "overlap resolution) instead of the m2scorer reading")
-        s.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict")
-        s.add_argument("--quiet", "-q", action="store_true")
-    t = sub.add_parser("text-to-m2", help="parallel text -> M2 (errtype-m2 -orig/-cor)")
-    t.add_argument("orig")
-    t.add_argument("cors", nargs="+")
-    t.add_argument("-o", "--out", required=True)
+        s.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                       help="invalid UTF-8: stop with an error naming file, line and byte "
+                            "(default), or replace it with U+FFFD")
+        s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+    t = sub.add_parser("text-to-m2", help="parallel text -> M2 (errtype-m2 -orig/-cor)",
+                       description="parallel text -> M2; every other option is errtype-m2's "
+                                   "(--lang, -tok, -lev, -merge, -j, ...)")
+    m2_hint = "an M2 file is converted with m2-to-text or m2-to-json"
+    t.add_argument("orig", type=text_input(m2_hint), help="original text, one sentence per line")
+    t.add_argument("cors", nargs="+", type=text_input(m2_hint),
+                   help="corrected text file(s), one per annotator")
+    t.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output M2 file ('-' = standard output)")
     return p
 
 
@@ -44,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
         args, rest = parser.parse_known_args(argv)
         from . import m2
 
-        return m2.main(["-orig", args.orig, "-cor", *args.cors, "-out", args.out, *rest])
+        prog = f"{PROG} text-to-m2"
+        return run(prog, lambda: m2.main(["-orig", args.orig, "-cor", *args.cors, "--out",
+                                          args.out, *rest], prog=prog), args=args)
     args = parser.parse_args(argv)
 
     def body() -> int:
@@ -62,9 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{PROG}: wrote {summary}", file=sys.stderr)
         return 0
 
-    from .common import run
-
-    return run(PROG, body)
+    return run(PROG, body, args=args)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,15 @@
 """``errtype-gleu``: GLEU+ as published (500 seeded iterations, Python-2 reference draws).
 
-    errtype-gleu -s SOURCE -r REF [REF ...] -o HYP [HYP ...] [-n 4] [--iter 500] [--sent]
-                 [--py3-random] [--human] [--json FILE]
+    errtype-gleu -s SOURCE -r REF [REF ...] --hyp HYP [HYP ...] [-n 4] [--iter 500] [--sent]
+                 [--py3-random] [--human] [--out FILE] [--json FILE]
 
 Prints one row per hypothesis file: GLEU ×100 (4 decimals), the standard deviation over the
 iterations and the normal 95% interval, then the signature. ``--human`` adds the "human" figure
 (each reference against the others); ``--sent`` prints sentence-level GLEU (mean over references);
 ``--json`` writes every result.
+
+``-o`` is the hypothesis here, as in the GLEU scripts (the one exception to errtype's ``-o/--out``
+= output): write the output with ``--out``.
 """
 
 from __future__ import annotations
@@ -16,21 +19,30 @@ import json
 import os
 import sys
 
-from ..score.gleu import GLEU, read_gleu_inputs
+from ..score.ngram.gleu import read_gleu_inputs
+from ..score.registry import get_metric
 from ..textio import atomic_output
-from .common import run
+from .common import add_output_option, describe, new_parser, run
+from .files import INPUT, OUTPUT, text_input
 
 PROG = "errtype-gleu"
+M2_NOT_TEXT = "GLEU scores plain text (an M2 file is accepted as -r REF only)"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0].strip("`: "))
-    p.add_argument("-s", "--source", "--src", required=True, help="source sentences")
-    p.add_argument("-r", "--reference", "--ref", nargs="+", required=True,
+    p = new_parser(PROG, describe(__doc__), epilog="-o is the hypothesis, as in the GLEU "
+                   "scripts (the one exception to errtype's -o/--out = output); the output "
+                   "file is --out.")
+    p.add_argument("-s", "--source", "--src", required=True, type=text_input(M2_NOT_TEXT),
+                   help="source sentences")
+    p.add_argument("-r", "--reference", "--ref", nargs="+", required=True, type=INPUT,
                    help="reference files (one per annotator); a FILE.m2 gives one reference per "
                         "annotator, and its sentences must match the source")
-    p.add_argument("-o", "--hypothesis", "--hyp", nargs="+", default=[],
-                   help="hypothesis files to score")
+    p.add_argument("--hyp", "--hypothesis", dest="hypothesis", nargs="+", default=[],
+                   metavar="HYP", type=text_input(M2_NOT_TEXT), help="hypothesis files to score")
+    p.add_argument("-o", dest="gleu_hypothesis", nargs="+", default=[], metavar="HYP",
+                   type=text_input(M2_NOT_TEXT),
+                   help="the GLEU scripts' spelling of --hyp (not the output: that is --out)")
     p.add_argument("-n", type=int, default=4, help="maximum n-gram order (default: 4)")
     p.add_argument("-l", "--iter", "--iterations", dest="iterations", type=int, default=500,
                    help="sampling iterations (default: 500; 1 with a single reference)")
@@ -43,20 +55,26 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default) or str.split")
     p.add_argument("--human", action="store_true",
                    help="also score each reference against the others (the human figure)")
-    p.add_argument("--json", metavar="FILE", help="write all results as JSON (- = stdout)")
+    add_output_option(p, flags=("--out",))  # -o is the hypothesis here
+    p.add_argument("--json", metavar="FILE", type=OUTPUT,
+                   help="write all results as JSON (- = stdout)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.hypothesis and args.gleu_hypothesis:
+        parser.error("-o is the hypothesis in errtype-gleu (the GLEU scripts' spelling): give "
+                     "the hypotheses with --hyp only, and the output file with --out")
+    args.hypothesis = args.hypothesis or args.gleu_hypothesis
+    if not args.hypothesis and not args.human:
+        parser.error("give --hyp HYP (or -o HYP) or --human")
 
     def body() -> int:
-        if not args.hypothesis and not args.human:
-            print(f"{PROG}: error: give -o HYP or --human", file=sys.stderr)
-            return 2
-        scorer = GLEU(order=args.n, iterations=args.iterations,
-                      draw="py3" if args.py3_random else "py2", tokenize=args.tokenize,
-                      sentence_level=args.sent or bool(args.json))
+        scorer = get_metric("gleu", order=args.n, iterations=args.iterations,
+                            draw="py3" if args.py3_random else "py2", tokenize=args.tokenize,
+                            sentence_level=args.sent or bool(args.json)).scorer()
         results = {}
         for hpath in args.hypothesis:
             src, refs, hyp = read_gleu_inputs(args.source, args.reference, hpath)
@@ -92,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
                 fh.write("\n")
         return 0
 
-    return run(PROG, body)
+    return run(PROG, body, args=args, stdout_to=args.out)
 
 
 if __name__ == "__main__":

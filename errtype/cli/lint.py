@@ -11,15 +11,19 @@ import json
 import sys
 
 from ..lint import CODES
+from .common import add_output_option, new_parser, run
+from .files import m2_input
 
 PROG = "errtype lint"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog=PROG, description="Check M2 files. Exit status: 0 clean, 1 findings, 2 unreadable.",
-        epilog="codes: " + ", ".join(CODES))
-    p.add_argument("files", nargs="+", metavar="FILE.m2", help="M2 file(s) ('-' = standard input)")
+    p = new_parser(PROG, "Check M2 files. Exit status: 0 clean, 1 findings, 2 unreadable.",
+                   epilog="codes: " + ", ".join(CODES))
+    p.add_argument("files", nargs="+", metavar="FILE.m2", type=m2_input(
+        "errtype lint checks M2 files; make one from parallel text with errtype-m2 -orig ORIG "
+        "-cor COR -o OUT.m2"), help="M2 file(s) ('-' = standard input)")
+    add_output_option(p, "the findings")
     p.add_argument("--json", action="store_true",
                    help="print one JSON document: per file its blocks, counts and findings")
     p.add_argument("--ignore", default="", metavar="CODE[,CODE]",
@@ -60,9 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
         return 1 if any(r.findings for r in results) else 0
 
-    from .common import run
-
-    return run(PROG, body)
+    return run(PROG, body, args=args, stdout_to=args.out)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..merge import MAX_RULE_RUN, STRATEGIES
-from .common import add_backend_options, backend_options, run
+from .common import add_backend_options, backend_options, new_parser, run
+from .files import INPUT, OUTPUT, m2_input, text_input
 
 if TYPE_CHECKING:
     from ..convert import Report
@@ -15,24 +16,33 @@ if TYPE_CHECKING:
 PROG = "errtype-m2"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog=PROG,
-        description="Extract and type edits. Parallel mode: -orig F -cor F [F ...] -out F, or "
-                    "pre-parsed: --conllu-orig F --conllu-cor F [F ...] -out F. "
-                    "M2 mode: (-gold | -auto) M2_FILE -out F.")
-    p.add_argument("m2_file", nargs="?", help="M2 file to re-annotate (with -gold or -auto)")
+#: what to do with an M2 file given as text, and with text given as the M2 file
+M2_NOT_TEXT = "re-annotate an M2 file with -gold or -auto: errtype-m2 -gold FILE.m2 -o OUT.m2"
+TEXT_NOT_M2 = "give parallel text with -orig ORIG -cor COR [COR ...]"
+
+
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    p = new_parser(
+        prog,
+        "Extract and type edits. Parallel mode: -orig F -cor F [F ...] -o F, or "
+        "pre-parsed: --conllu-orig F --conllu-cor F [F ...] -o F. "
+        "M2 mode: (-gold | -auto) M2_FILE -o F.")
+    p.add_argument("m2_file", nargs="?", type=m2_input(TEXT_NOT_M2),
+                   help="M2 file to re-annotate (with -gold or -auto)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("-gold", action="store_true", help="re-type the gold edits of M2_FILE")
     mode.add_argument("-auto", action="store_true", help="re-extract edits from M2_FILE")
-    p.add_argument("-orig", help="original text, one sentence per line")
-    p.add_argument("-cor", nargs="+", help="corrected text file(s), one per annotator")
-    p.add_argument("--conllu-orig", metavar="F",
+    p.add_argument("-orig", type=text_input(M2_NOT_TEXT),
+                   help="original text, one sentence per line")
+    p.add_argument("-cor", nargs="+", type=text_input(M2_NOT_TEXT),
+                   help="corrected text file(s), one per annotator")
+    p.add_argument("--conllu-orig", metavar="F", type=INPUT,
                    help="original sentences pre-parsed as CoNLL-U (Stanza, UDPipe, Trankit)")
-    p.add_argument("--conllu-cor", nargs="+", metavar="F",
+    p.add_argument("--conllu-cor", nargs="+", metavar="F", type=INPUT,
                    help="corrected sentences as CoNLL-U, one file per annotator (same number "
                         "of sentences as --conllu-orig)")
-    p.add_argument("-out", required=True, help="output M2 file ('-' = standard output)")
+    p.add_argument("-o", "--out", "-out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output M2 file ('-' = standard output; -out is ERRANT's spelling)")
     p.add_argument("-tok", action="store_true", help="tokenise the text with the parser")
     p.add_argument("-lev", action="store_true", help="plain Levenshtein alignment")
     p.add_argument("-merge", choices=STRATEGIES, default="rules",
@@ -78,11 +88,13 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    """Run errtype-m2 (``prog``: the name in messages, e.g. ``errtype convert``)."""
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
     error = _check_modes(args)
     if error:
-        build_parser().error(error)
+        parser.error(error)
     parallel = args.orig is not None
     conllu = args.conllu_orig is not None
     state = {"done": 0, "total": None}
@@ -107,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             state["total"] = m2_block_count(args.m2_file)
         if args.dask:
-            return _run_dask(args, state)
+            return _run_dask(args, state, prog)
         if conllu:  # the sentences come parsed: no parser is loaded
             from ..annotator import Annotator
             from ..parse.conllu import PreParsed
@@ -115,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             annotator = Annotator(args.lang, parser=PreParsed())
         else:
             annotator = load(args.lang, **backend_options(args))
-        with Progress(state["total"], "errtype-m2", enabled=None if not args.quiet else False
+        with Progress(state["total"], prog, enabled=None if not args.quiet else False
                       ) as bar:
             def tick(n: int) -> None:
                 state["done"] += n
@@ -147,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                                   encoding_errors=args.encoding_errors,
                                   on_error=args.on_error, errant_compat=args.errant_compat,
                                   merge_run_limit=args.merge_run_limit, resume=args.resume)
-        _print_report(args, report)
+        _print_report(args, report, prog)
         return 0
 
     def kept() -> str | None:
@@ -159,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         return (f"{n} sentences are kept in {args.out}{PARTIAL}; rerun the same command to "
                 "continue")
 
-    return run(PROG, body, note, kept)
+    return run(prog, body, note, kept, args=args)
 
 
 def _check_modes(args: argparse.Namespace) -> str | None:
@@ -187,18 +199,18 @@ def _check_modes(args: argparse.Namespace) -> str | None:
     if args.merge_run_limit < 0:
         return "--merge-run-limit must be at least 0"
     if args.resume and args.out == "-":
-        return "--resume needs an output file (-out FILE), not standard output"
+        return "--resume needs an output file (-o FILE), not standard output"
     return None
 
 
-def _print_report(args: argparse.Namespace, report: Report) -> None:
+def _print_report(args: argparse.Namespace, report: Report, prog: str = PROG) -> None:
     for line, reason in report.skipped:
-        print(f"{PROG}: skipped line {line}: {reason}", file=sys.stderr)
+        print(f"{prog}: skipped line {line}: {reason}", file=sys.stderr)
     if not args.quiet:
-        print(f"{PROG}: {report.summary()}", file=sys.stderr)
+        print(f"{prog}: {report.summary()}", file=sys.stderr)
 
 
-def _run_dask(args: argparse.Namespace, state: dict) -> int:
+def _run_dask(args: argparse.Namespace, state: dict, prog: str = PROG) -> int:
     from ..dask import Settings, parallel_to_m2_dask
     from ..progress import Progress
 
@@ -207,7 +219,7 @@ def _run_dask(args: argparse.Namespace, state: dict) -> int:
         on_error=args.on_error, max_tokens=args.max_tokens,
         errant_noop=args.errant_noop or args.errant_compat,
         batch_size=args.batch_size, merge_run_limit=args.merge_run_limit)
-    with Progress(state["total"], "errtype-m2", enabled=None if not args.quiet else False
+    with Progress(state["total"], prog, enabled=None if not args.quiet else False
                   ) as bar:
         def tick(n: int) -> None:
             state["done"] += n
@@ -217,7 +229,7 @@ def _run_dask(args: argparse.Namespace, state: dict) -> int:
                                      partition_size=args.partition_size,
                                      encoding_errors=args.encoding_errors, progress=tick,
                                      resume=args.resume)
-    _print_report(args, report)
+    _print_report(args, report, prog)
     return 0
 
 

@@ -1,7 +1,8 @@
 """``errtype-m2score``: the MaxMatch (M2) scorer, identical in numbers to m2scorer 3.2.
 
     errtype-m2score [-v] [--beta B] [--max_unchanged_words N] [--ignore_whitespace_casing]
-                    SYSTEM SOURCE_GOLD [--json FILE] [--sentences FILE] [--per-type [FILE]]
+                    SYSTEM SOURCE_GOLD [-o FILE] [--json FILE] [--sentences FILE]
+                    [--per-type [FILE]]
 
 Prints ``Precision``/``Recall``/``F_beta`` with 4 decimals as the official scorer does, the counts
 and the signature. ``--json`` writes the whole result (per-sentence counts and per-type recall),
@@ -14,17 +15,25 @@ import argparse
 import sys
 
 from ..score.common import ScoreResult
-from ..score.maxmatch import MaxMatch, load_gold, read_hypotheses
+from ..score.edits.maxmatch import MaxMatch, load_gold, read_hypotheses
+from ..score.registry import get_metric
 from ..textio import atomic_output
-from .common import run
+from .common import add_output_option, describe, new_parser, run
+from .files import OUTPUT, m2_input, text_input
 
 PROG = "errtype-m2score"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0].strip("`: "))
-    p.add_argument("system", help="system output, one tokenised sentence per line")
-    p.add_argument("source_gold", help="M2 file with the source sentences and gold edits")
+    p = new_parser(PROG, describe(__doc__))
+    p.add_argument("system", type=text_input(
+        "the system output is plain text (SYSTEM comes first: errtype-m2score SYSTEM GOLD.m2); "
+        "an M2 hypothesis is scored with errtype-compare -hyp HYP.m2 -ref GOLD.m2"),
+        help="system output, one tokenised sentence per line")
+    p.add_argument("source_gold", type=m2_input(
+        "the gold comes second as M2 (errtype-m2score SYSTEM GOLD.m2); make one with "
+        "errtype-m2 -orig SRC -cor REF -o GOLD.m2"),
+        help="M2 file with the source sentences and gold edits")
     p.add_argument("-v", "--verbose", "--very_verbose", action="store_true",
                    help="print every sentence's edits, gold edits and chosen annotator "
                         "(--very_verbose is accepted as a synonym)")
@@ -38,9 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time budget (default: none): a sentence whose edit lattice grows past N "
                         "transitive arcs is scored as unchanged output and reported; scores then "
                         "differ from m2scorer's")
-    p.add_argument("--json", metavar="FILE", help="write the result as JSON (- = stdout)")
-    p.add_argument("--sentences", metavar="FILE", help="write per-sentence counts as TSV")
-    p.add_argument("--per-type", nargs="?", const="-", metavar="FILE",
+    add_output_option(p, "the scores")
+    p.add_argument("--json", metavar="FILE", type=OUTPUT,
+                   help="write the result as JSON (- = stdout)")
+    p.add_argument("--sentences", metavar="FILE", type=OUTPUT,
+                   help="write per-sentence counts as TSV")
+    p.add_argument("--per-type", nargs="?", const="-", metavar="FILE", type=OUTPUT,
                    help="per-gold-type TP/FP/FN/P/R/F table as TSV (default: stdout)")
     return p
 
@@ -66,8 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
 
     def body() -> int:
-        scorer = MaxMatch(args.beta, args.max_unchanged_words, args.ignore_whitespace_casing,
-                          args.max_arcs)
+        scorer = get_metric("maxmatch", beta=args.beta,
+                            max_unchanged_words=args.max_unchanged_words,
+                            ignore_whitespace_casing=args.ignore_whitespace_casing,
+                            max_arcs=args.max_arcs).scorer()
         gold = load_gold(args.source_gold)
         hyps = read_hypotheses(args.system, len(gold), args.source_gold)
         res = _verbose(scorer, hyps, gold) if args.verbose else scorer.score(hyps, gold)
@@ -97,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                 fh.write(res.to_json() + "\n")
         return 0
 
-    return run(PROG, body)
+    return run(PROG, body, args=args, stdout_to=args.out)
 
 
 if __name__ == "__main__":

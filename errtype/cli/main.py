@@ -8,6 +8,7 @@ import sys
 #: subcommand -> (module under errtype.cli, one-line help)
 COMMANDS = {
     "m2": ("m2", "parallel text -> M2, or re-annotate an M2 file (= errtype-m2)"),
+    "score": ("score", "any metrics over any systems in one call (= errtype-score)"),
     "compare": ("compare", "ERRANT span-based scorer (= errtype-compare)"),
     "m2score": ("m2score", "MaxMatch (M2) scorer (= errtype-m2score)"),
     "gleu": ("gleu", "GLEU (= errtype-gleu)"),
@@ -17,7 +18,7 @@ COMMANDS = {
     "lint": ("lint", "check an M2 file: duplicate, overlapping, out-of-range edits, ..."),
     "convert": ("convert", "M2 -> parallel text or JSON lines, parallel text -> M2"),
     "report": ("report", "HTML report / tables: per-type CIs, system comparison"),
-    "download": ("download", "download a model, e.g. `errtype download cs`"),
+    "download": ("download", "download a model, e.g. 'errtype download cs'"),
 }
 
 

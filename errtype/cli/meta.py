@@ -1,9 +1,9 @@
 """``errtype-meta``: meta-evaluation of metrics against human judgments.
 
     errtype-meta ew JUDGMENTS.xml
-    errtype-meta system --human HUMAN (--metric FILE | --json RESULTS.json ... |
+    errtype-meta system --human HUMAN (--metric FILE | --json-results RESULTS.json ... |
                         --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...) [--bootstrap 100]
-    errtype-meta sentence --judgments JUDGMENTS.xml (--json RESULTS.json ... |
+    errtype-meta sentence --judgments JUDGMENTS.xml (--json-results RESULTS.json ... |
                           --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...)
 
 HUMAN is a score file (``system value ...`` rows, a TSV with a header, or JSON) or a ranking XML
@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..score.common import signature
-from ..score.meta import (
+from ..score.meta.correlation import (
     aggregate_fscore,
     aggregate_mean,
     aggregate_sum,
@@ -34,27 +34,34 @@ from ..score.meta import (
     system_correlation,
 )
 from ..textio import atomic_output
-from .common import run
+from .common import add_output_option, describe, details, new_parser, run
+from .files import INPUT, OUTPUT, text_input
 
 PROG = "errtype-meta"
+M2_NOT_TEXT = "--scribendi takes plain text (SOURCE SYSTEM ...); an M2 gold goes after --m2"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description="Meta-evaluation of GEC metrics.")
+    p = new_parser(PROG, describe(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter,
+                   epilog=details(__doc__))
     sub = p.add_subparsers(dest="command", required=True)
 
-    ew = sub.add_parser("ew", help="ExpectedWins of the systems in a ranking XML")
-    ew.add_argument("judgments")
-    ew.add_argument("--json", metavar="FILE", help="write the scores as JSON (- = stdout)")
+    ew = sub.add_parser("ew", help="ExpectedWins of the systems in a ranking XML",
+                        description="ExpectedWins of the systems in a ranking XML")
+    ew.add_argument("judgments", type=INPUT, help="ranking XML (WMT/Appraise judgments)")
+    add_output_option(ew, "the table")
+    ew.add_argument("--json", metavar="FILE", type=OUTPUT,
+                    help="write the scores as JSON (- = stdout)")
 
     for name, helptext in (("system", "system-level Pearson/Spearman (optional bootstrap)"),
                            ("sentence", "sentence-level pairwise accuracy and Kendall")):
-        sp = sub.add_parser(name, help=helptext)
+        sp = sub.add_parser(name, help=helptext, description=helptext)
         if name == "system":
-            sp.add_argument("--human", required=True,
+            sp.add_argument("--human", required=True, type=INPUT,
                             help="human scores (score file, or ranking XML for ExpectedWins)")
             sp.add_argument("--human-column", help="column of the human score file")
-            sp.add_argument("--metric", help="metric system scores (score file or JSON)")
+            sp.add_argument("--metric", type=INPUT,
+                            help="metric system scores (score file or JSON)")
             sp.add_argument("--metric-column", help="column of the metric score file")
             sp.add_argument("--bootstrap", type=int, default=None, metavar="N",
                             help="bootstrap samples over sentences when sentence-level scores "
@@ -69,20 +76,22 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--systems", help="comma-separated systems to use (default: all "
                                               "with both scores)")
         else:
-            sp.add_argument("--judgments", required=True, help="ranking XML")
+            sp.add_argument("--judgments", required=True, type=INPUT, help="ranking XML")
             sp.add_argument("--lower-is-better", action="store_true",
                             help="lower metric values are better")
-        sp.add_argument("--json-results", "--results", dest="results", nargs="+",
+        sp.add_argument("--json-results", "--results", dest="results", nargs="+", type=INPUT,
                         metavar="JSON", help="metric results with per-sentence values "
                         "({system: result} JSON as written by the scorer CLIs)")
         sp.add_argument("--stat", help="sentence field to use (default: tp/fp/fn or score)")
-        sp.add_argument("--scribendi", nargs="+", metavar="FILE",
+        sp.add_argument("--scribendi", nargs="+", metavar="FILE", type=text_input(M2_NOT_TEXT),
                         help="compute Scribendi: SOURCE SYSTEM [SYSTEM ...]")
         sp.add_argument("--lm", default="default", help="LM for --scribendi (default: default)")
-        sp.add_argument("--m2", nargs="+", metavar="FILE",
+        sp.add_argument("--m2", nargs="+", metavar="FILE", type=INPUT,
                         help="compute MaxMatch: GOLD.m2 SYSTEM [SYSTEM ...]")
         sp.add_argument("--beta", type=float, default=0.5, help="F beta (default 0.5)")
-        sp.add_argument("--json", metavar="FILE", help="write the report as JSON (- = stdout)")
+        add_output_option(sp, "the table")
+        sp.add_argument("--json", metavar="FILE", type=OUTPUT,
+                        help="write the report as JSON (- = stdout)")
     return p
 
 
@@ -102,7 +111,7 @@ def _computed_results(args: argparse.Namespace) -> dict[str, dict[str, Any]] | N
     if args.scribendi:
         if len(args.scribendi) < 2:
             raise InputError("--scribendi needs SOURCE SYSTEM [SYSTEM ...]")
-        from ..score.scribendi import Scribendi
+        from ..score.lm.scribendi import Scribendi
         from ..textio import read_parallel
 
         rows = [[t.strip() for t in r] for _, r in read_parallel(args.scribendi)]
@@ -114,8 +123,8 @@ def _computed_results(args: argparse.Namespace) -> dict[str, dict[str, Any]] | N
         if len(args.m2) < 2:
             raise InputError("--m2 needs GOLD.m2 SYSTEM [SYSTEM ...]")
         from ..m2 import read_m2
-        from ..score.base import ScoreInput, get_metric
-        from ..score.maxmatch import read_hypotheses
+        from ..score.edits.maxmatch import read_hypotheses
+        from ..score.registry import ScoreInput, get_metric
 
         gold = list(read_m2(args.m2[0]))
         metric = get_metric("maxmatch", beta=args.beta)  # sentences carry tp/fp/fn
@@ -235,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         return code
 
-    return run(PROG, body)
+    return run(PROG, body, args=args, stdout_to=args.out)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError
-from ..score.ratio import (
+from ..score.meta.ratio import (
     Annotations,
     errant_scorer,
     exact_scorer,
@@ -25,20 +25,36 @@ from ..score.ratio import (
     ratio_score,
 )
 from ..textio import atomic_output, read_lines, read_parallel
-from .common import run
+from .common import (
+    add_backend_options,
+    add_output_option,
+    backend_options,
+    describe,
+    details,
+    new_parser,
+    run,
+)
+from .files import OUTPUT, m2_input, text_input
 
 PROG = "errtype-ratio"
+M2_NOT_TEXT = "an M2 gold goes after --m2; sources, references and systems are plain text"
+TEXT_NOT_M2 = "plain-text references go after --source SRC --refs REF1 REF2 ..."
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description="Human-relative ratio scoring.")
+    p = new_parser(PROG, describe(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter,
+                   epilog=details(__doc__))
     g = p.add_argument_group("gold (one of)")
-    g.add_argument("--m2", help="M2 file with at least 2 annotator ids")
-    g.add_argument("--source", help="source text (with --refs)")
-    g.add_argument("--refs", nargs="+", help="N >= 2 corrected texts, parallel to --source")
-    p.add_argument("systems", nargs="*", help="system outputs, one sentence per line (before "
-                   "--refs, which takes every following file name, or give --systems)")
+    g.add_argument("--m2", type=m2_input(TEXT_NOT_M2),
+                   help="M2 file with at least 2 annotator ids")
+    g.add_argument("--source", type=text_input(M2_NOT_TEXT), help="source text (with --refs)")
+    g.add_argument("--refs", nargs="+", type=text_input(M2_NOT_TEXT),
+                   help="N >= 2 corrected texts, parallel to --source")
+    p.add_argument("systems", nargs="*", type=text_input(M2_NOT_TEXT),
+                   help="system outputs, one sentence per line (before --refs, which takes "
+                        "every following file name, or give --systems)")
     p.add_argument("--systems", dest="more_systems", nargs="+", default=[], metavar="SYSTEM",
+                   type=text_input(M2_NOT_TEXT),
                    help="system outputs (an alternative to the positional arguments)")
     p.add_argument("--scorer", choices=["maxmatch", "errant", "exact"], default="maxmatch",
                    help="maxmatch (M2 scorer 3.2, default), errant (errant_compare -cs) or "
@@ -53,10 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="per k, sample this many (annotator, subset) pairs when there are "
                         "more (default 200; 0 = all)")
     p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
-    p.add_argument("--lang", default="en", help="annotator language for --refs/errant")
     p.add_argument("--tokenize", action="store_true",
                    help="tokenise --source/--refs with the parser (default: whitespace)")
-    p.add_argument("--json", metavar="FILE", help="write the result as JSON (- = stdout)")
+    add_output_option(p, "the scores")
+    p.add_argument("--json", metavar="FILE", type=OUTPUT,
+                   help="write the result as JSON (- = stdout)")
+    add_backend_options(p)  # the annotator of --refs and of --scorer errant
     return p
 
 
@@ -66,6 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     def body() -> int:
         if bool(args.m2) == bool(args.source or args.refs):
             raise InputError("give either --m2 or --source with --refs")
+        annotator = None  # default: errtype.load(lang), when needed
+        if backend_options(args) and (args.refs or args.scorer == "errant"):
+            from .. import load
+
+            annotator = load(args.lang, **backend_options(args))
         if args.m2:
             anns = [int(a) for a in args.annotators.split(",")] if args.annotators else None
             data = Annotations.from_m2(args.m2, anns, args.missing)
@@ -74,14 +97,15 @@ def main(argv: list[str] | None = None) -> int:
                 raise InputError("--source and --refs go together")
             rows = [[t.strip() for t in r] for _, r in read_parallel([args.source, *args.refs])]
             refs = [[r[k + 1] for r in rows] for k in range(len(args.refs))]
-            data = Annotations.from_texts([r[0] for r in rows], refs, lang=args.lang,
+            data = Annotations.from_texts([r[0] for r in rows], refs, annotator, args.lang,
                                           tokenize=args.tokenize)
         systems = {}
         for path in [*args.systems, *args.more_systems]:
             name = Path(path).name if Path(path).name not in systems else path
             systems[name] = [ln.text.strip() for ln in read_lines(path)]
         scorer = {"maxmatch": lambda: maxmatch_scorer(args.beta),
-                  "errant": lambda: errant_scorer(beta=args.beta, lang=args.lang),
+                  "errant": lambda: errant_scorer(beta=args.beta, lang=args.lang,
+                                                  annotator=annotator),
                   "exact": lambda: exact_scorer}[args.scorer]()
         if args.scorer == "exact" and systems:
             raise InputError("the exact scorer cannot score system text; use maxmatch or errant")
@@ -111,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         return 0
 
-    return run(PROG, body)
+    return run(PROG, body, args=args, stdout_to=args.out)
 
 
 if __name__ == "__main__":

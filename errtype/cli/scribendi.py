@@ -14,18 +14,22 @@ import json
 import sys
 from pathlib import Path
 
-from ..score.lm import load_lm
-from ..score.scribendi import TSR_MODES, Scribendi
+from ..score.lm.scribendi import TSR_MODES
+from ..score.registry import get_metric
 from ..textio import atomic_output, read_parallel
-from .common import run
+from .common import add_output_option, describe, new_parser, run
+from .files import OUTPUT, text_input
 
 PROG = "errtype-scribendi"
+M2_NOT_TEXT = "the Scribendi score compares plain text: SOURCE and SYSTEM outputs, one " \
+              "sentence per line (errtype convert m2-to-text turns M2 into text)"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0].strip("`: "))
-    p.add_argument("source", help="source sentences, one per line")
-    p.add_argument("systems", nargs="+", help="system outputs, parallel to the source")
+    p = new_parser(PROG, describe(__doc__))
+    p.add_argument("source", type=text_input(M2_NOT_TEXT), help="source sentences, one per line")
+    p.add_argument("systems", nargs="+", type=text_input(M2_NOT_TEXT),
+                   help="system outputs, parallel to the source")
     p.add_argument("--lm", default="default",
                    help="language model: default (pocketsphinx English trigram), sphinx:PATH, "
                         "arpa:PATH, kenlm:PATH, hf:NAME_OR_DIR (default: default)")
@@ -42,8 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="cpu", help="torch device for hf: models")
     p.add_argument("--keep-whitespace", action="store_true",
                    help="compare lines exactly as read (no strip)")
-    p.add_argument("--json", metavar="FILE", help="write all results as JSON (- = stdout)")
-    p.add_argument("--sentences", metavar="FILE",
+    add_output_option(p, "the scores")
+    p.add_argument("--json", metavar="FILE", type=OUTPUT,
+                   help="write all results as JSON (- = stdout)")
+    p.add_argument("--sentences", metavar="FILE", type=OUTPUT,
                    help="write per-sentence scores as TSV (- = stdout)")
     return p
 
@@ -55,9 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         rows = [texts for _, texts in read_parallel([args.source, *args.systems])]
         if not args.keep_whitespace:
             rows = [[t.strip() for t in r] for r in rows]
-        lm = load_lm(args.lm, batch_size=args.batch_size, lowercase=args.lowercase,
-                     local_files_only=args.local_files_only, device=args.device)
-        scorer = Scribendi(lm, threshold=args.threshold, tsr=args.tsr)
+        scorer = get_metric("scribendi", lm=args.lm, threshold=args.threshold, tsr=args.tsr,
+                            batch_size=args.batch_size, lowercase=args.lowercase,
+                            local_files_only=args.local_files_only,
+                            device=args.device).scorer()
         src = [r[0] for r in rows]
         names = _names(args.systems)
         results = {name: scorer.score(src, [r[k + 1] for r in rows])
@@ -85,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         return 0
 
-    return run(PROG, body)
+    return run(PROG, body, args=args, stdout_to=args.out)
 
 
 def _names(paths: list[str]) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .annotator import Annotator
 
-__all__ = ["Annotator", "load", "__version__"]
+__all__ = ["Annotator", "install_alias", "load", "__version__"]
 
 #: the ERRANT release whose API and English results this module reproduces
 __version__ = "3.0.2"
@@ -26,3 +26,12 @@ def load(lang: str, nlp: Any = None, **backend_options: Any) -> Annotator:
     if nlp is not None:
         backend_options["nlp"] = nlp
     return Annotator(lang, nlp, engine=Engine(lang, **backend_options))
+
+
+def install_alias() -> None:
+    """Make ``import errant`` (and ``errant.*``) give these modules in this process, for code
+    written against ERRANT (:func:`errtype.errant.alias.install_alias`; an installable alias
+    distribution: :func:`errtype.errant.alias.build_wheel`)."""
+    from .alias import install_alias as install
+
+    install()

@@ -57,7 +57,9 @@ class Alignment:
         lang: Any = self.language
         if type(self).get_sub_cost is not Alignment.get_sub_cost and not lev:
             lang = _CustomCost(self.language, self)
-        result = align(sentence_of(self.orig), sentence_of(self.cor), lang, lev)
+        # ERRANT's full DP at every length: its matrices are built anyway
+        result = align(sentence_of(self.orig), sentence_of(self.cor), lang, lev,
+                       max_full_cells=None)
         self._seq = result.align_seq
         return result.cost_matrix, result.op_matrix
 

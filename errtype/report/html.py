@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from html import escape
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from .. import __version__
-from .measures import Report
+from .measures import MISSED, NO_GOLD, Report
 from .svg import corpus_chart, frequency_chart, type_chart
-from .tables import Table, all_tables, comparison_table, corpus_table, geclens_table, type_table
+from .tables import (
+    Table,
+    comparison_table,
+    confusion_table,
+    corpus_table,
+    geclens_table,
+    signature_table,
+    type_comparison_table,
+    type_table,
+)
 
 CSS = """
 body{font:14px/1.45 Helvetica,Arial,sans-serif;margin:0;color:#222;background:#fafafa}
@@ -35,13 +46,22 @@ font-size:12px;border:1px solid #bbb} .edit.tp{background:#c8efc8} .edit.fp{back
 .controls label{margin-right:12px} .controls select{max-width:260px}
 .legend span{padding:0 6px;margin-right:6px;border-radius:3px}
 .notes{background:#fff6d6;border:1px solid #e5c96b;padding:6px 12px;margin-top:10px}
+.tools{margin:8px 0 0} button.csv{font-size:11px;padding:1px 8px}
+th.sortable{cursor:pointer;user-select:none} th.sortable:hover{background:#dde4ee}
+th[data-sort=asc]::after{content:" \\25B2";font-size:9px}
+th[data-sort=desc]::after{content:" \\25BC";font-size:9px}
+.confusion td a{display:block;color:#1a3d6d;text-decoration:none}
+.confusion td a:hover{text-decoration:underline}
+.confusion a.diag{background:#d6efd6;font-weight:bold}
+.confusion th{white-space:nowrap} .edit.hit{outline:2px solid #26456e}
+#b-pair button{font-size:11px;margin-left:4px}
 """
 
 JS = r"""
 (function(){
 const D = JSON.parse(document.getElementById('report-data').textContent);
 const $ = id => document.getElementById(id);
-const PAGE = 50; let page = 0;
+const PAGE = 50; let page = 0; let pair = null;  // pair: [gold type, system type]
 const ESC = {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'};
 function esc(s){ return String(s).replace(/[&<>"]/g, c => ESC[c]); }
 function fill(sel, items, all){
@@ -49,22 +69,75 @@ function fill(sel, items, all){
     items.map(x => '<option value="' + esc(x) + '">' + esc(x) + '</option>').join('');
 }
 fill($('b-sys'), D.systems); fill($('b-type'), D.types, 'all types');
-fill($('t-sys'), D.systems);
-// initial selection from the address: #sys=NAME&type=TYPE&status=FP&only=1&page=N&view=SECTION
-const H = new URLSearchParams(location.hash.slice(1));
-if (H.get('sys') && D.systems.includes(H.get('sys'))) {
-  $('b-sys').value = H.get('sys'); $('t-sys').value = H.get('sys');
+fill($('t-sys'), D.systems); fill($('c-sys'), D.systems);
+
+// ---- sortable tables: click a header; numbers first descending, text ascending; dashes last
+function sortKey(td){
+  const t = td.textContent.trim();
+  if (t === '' || t === '\u2014') return null;
+  return /^[\[<]?[-+]?\d/.test(t) ? parseFloat(t.replace(/^[\[<]/, '')) : t.toLowerCase();
 }
-if (H.get('type') && D.types.includes(H.get('type'))) $('b-type').value = H.get('type');
-if (['TP','FP','FN'].includes(H.get('status'))) $('b-status').value = H.get('status');
-if (H.get('only')) $('b-only').checked = true;
-if (H.get('page')) page = Math.max(0, parseInt(H.get('page'), 10) - 1 || 0);
-function showTypes(){
-  document.querySelectorAll('.type-table').forEach(t => {
-    t.style.display = t.dataset.system === $('t-sys').value ? '' : 'none';});
+function sortTable(th){
+  const table = th.closest('table'), body = table.tBodies[0], col = th.cellIndex;
+  const rows = Array.from(body.rows).map((tr, i) => [sortKey(tr.cells[col]), i, tr]);
+  const numeric = rows.some(r => typeof r[0] === 'number');
+  let dir = th.dataset.sort ? (th.dataset.sort === 'asc' ? 'desc' : 'asc')
+                            : (numeric ? 'desc' : 'asc');
+  const sign = dir === 'asc' ? 1 : -1;
+  rows.sort((a, b) => {
+    const x = a[0], y = b[0];
+    if (x === null || y === null) return (x === null) - (y === null) || a[1] - b[1];
+    if (typeof x !== typeof y) return (typeof x === 'number' ? -1 : 1);
+    return (x < y ? -sign : x > y ? sign : 0) || a[1] - b[1];
+  });
+  rows.forEach(r => body.appendChild(r[2]));
+  table.querySelectorAll('th').forEach(h => {
+    delete h.dataset.sort; h.removeAttribute('aria-sort'); });
+  th.dataset.sort = dir; th.setAttribute('aria-sort', dir === 'asc' ? 'ascending' : 'descending');
+}
+document.querySelectorAll('table.sortable thead th').forEach(th => {
+  th.classList.add('sortable'); th.title = 'sort';
+  th.addEventListener('click', () => sortTable(th));
+});
+
+// ---- CSV download of a table as shown (current order); dashes become empty cells
+function csvCell(c){
+  let t = c.textContent.trim();
+  if (t === '\u2014') t = '';
+  return /[",\n\r]/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t;
+}
+function tableCsv(table){
+  return Array.from(table.rows).map(tr => Array.from(tr.cells).map(csvCell).join(','))
+    .join('\n') + '\n';
+}
+document.querySelectorAll('button.csv').forEach(b => b.addEventListener('click', () => {
+  const blob = new Blob([tableCsv($(b.dataset.table))], {type: 'text/csv;charset=utf-8'});
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob); a.download = b.dataset.file;
+  document.body.appendChild(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+}));
+
+// ---- confusion cells: [start, end, cor, type, status, n, partner] -> [gold, system] or null
+function cell(e){
+  if (e[4] === 'TP') return [e[3], e[6]];
+  if (e[4] === 'FN') return [e[3], e[6] === null ? D.missed : e[6]];
+  return e[6] === null ? [D.nogold, e[3]] : null;
+}
+function inPair(e){ const c = cell(e); return c !== null && c[0] === pair[0] && c[1] === pair[1]; }
+
+function showSystemTables(){
+  document.querySelectorAll('.per-system').forEach(t => {
+    const sel = $(t.dataset.select);
+    t.style.display = t.dataset.system === sel.value ? '' : 'none';});
 }
 function matches(e, type, status){
   return (!type || e[3] === type) && (!status || e[4] === status);
+}
+function hit(e, type, status){ return pair ? inPair(e) : matches(e, type, status); }
+function marked(e, type, status){  // also the system's edit at a gold edit of the cell
+  return hit(e, type, status) || (pair !== null && e[4] === 'FP' && e[6] === pair[0] &&
+                                  e[3] === pair[1]);
 }
 function selected(){
   const sys = $('b-sys').value, type = $('b-type').value, status = $('b-status').value;
@@ -72,21 +145,25 @@ function selected(){
   const out = [];
   D.sentences.forEach((s, i) => {
     const edits = s.sys[sys] || [];
-    if ((type || status || only) && !edits.some(e => matches(e, type, status))) return;
+    if ((pair || type || status || only) && !edits.some(e => hit(e, type, status))) return;
     out.push(i);
   });
   return out;
 }
 function totals(){
   const sys = $('b-sys').value, type = $('b-type').value;
-  const t = {TP:0, FP:0, FN:0};
+  const t = {TP:0, FP:0, FN:0}; let n = 0;
   D.sentences.forEach(s => (s.sys[sys] || []).forEach(e => {
-    if (!type || e[3] === type) t[e[4]] += e[5];}));
+    if (pair ? inPair(e) : (!type || e[3] === type)) { t[e[4]] += e[5]; n += e[5]; }}));
   const el = $('browser-totals');
-  el.dataset.tp = t.TP; el.dataset.fp = t.FP; el.dataset.fn = t.FN;
-  el.textContent = (type || 'all types') + ': TP ' + t.TP + ', FP ' + t.FP + ', FN ' + t.FN;
+  el.dataset.tp = t.TP; el.dataset.fp = t.FP; el.dataset.fn = t.FN; el.dataset.edits = n;
+  el.textContent = pair ? 'gold ' + pair[0] + ' \u2192 system ' + pair[1] + ': ' + n + ' edits'
+    : (type || 'all types') + ': TP ' + t.TP + ', FP ' + t.FP + ', FN ' + t.FN;
+  $('b-pair').innerHTML = pair ? 'cell <b>' + esc(pair[0]) + ' \u2192 ' + esc(pair[1]) +
+    '</b><button id="b-unpair" type="button">clear</button>' : '';
+  if (pair) $('b-unpair').addEventListener('click', () => { pair = null; page = 0; render(); });
 }
-function renderSentence(i, sys){
+function renderSentence(i, sys, type, status){
   const s = D.sentences[i], edits = s.sys[sys] || [];
   const cls = s.src.map(() => []), ins = {};
   edits.forEach(e => {
@@ -101,47 +178,95 @@ function renderSentence(i, sys){
       h += '<span class="tok ' + (cls[k][0] || '') + '">' + esc(s.src[k]) + '</span> ';
   }
   h += '<div class="hyp">&rarr; ' + esc(s.hyp[sys]) + '</div><div class="edits">';
+  const filtered = pair || type || status;
   edits.forEach(e => {
     const orig = s.src.slice(e[0], e[1]).join(' ') || '\u2205';
-    h += '<span class="edit ' + e[4].toLowerCase() + '" data-type="' + esc(e[3]) +
-      '" data-status="' + e[4] + '">' + esc(orig) + ' &rarr; ' + esc(e[2] || '\u2205') +
-      ' <b>' + esc(e[3]) + '</b> ' + e[4] + (e[5] > 1 ? ' \u00d7' + e[5] : '') + '</span>';
+    const other = e[6] !== null && e[6] !== e[3] ?
+      ' <i>(' + (e[4] === 'FP' ? 'gold ' : 'system ') + esc(e[6]) + ')</i>' : '';
+    h += '<span class="edit ' + e[4].toLowerCase() + (filtered && marked(e, type, status) ?
+      ' hit' : '') + '" data-type="' + esc(e[3]) + '" data-status="' + e[4] + '">' +
+      esc(orig) + ' &rarr; ' + esc(e[2] || '\u2205') + ' <b>' + esc(e[3]) + '</b> ' + e[4] +
+      (e[5] > 1 ? ' \u00d7' + e[5] : '') + other + '</span>';
   });
   return h + '</div></div>';
 }
 function render(){
   const sys = $('b-sys').value, idx = selected();
+  const type = $('b-type').value, status = $('b-status').value;
   const pages = Math.max(1, Math.ceil(idx.length / PAGE));
   page = Math.min(page, pages - 1);
   $('browser-count').textContent = idx.length + ' sentences, page ' + (page + 1) + ' of ' + pages;
   $('browser-count').dataset.count = idx.length;
   $('browser-list').innerHTML = idx.slice(page * PAGE, (page + 1) * PAGE)
-    .map(i => renderSentence(i, sys)).join('');
+    .map(i => renderSentence(i, sys, type, status)).join('');
   totals();
 }
-['b-sys', 'b-type', 'b-status', 'b-only'].forEach(
-  id => $(id).addEventListener('change', () => { page = 0; render(); }));
+// the address presets the view: #sys=NAME&type=TYPE&status=FP&only=1&page=N, or a confusion
+// cell #sys=NAME&gold=TYPE&hyp=TYPE (set by the cell links); &view=SECTION shows one section
+function applyHash(first){
+  const H = new URLSearchParams(location.hash.slice(1));
+  const sys = H.get('sys');
+  if (sys && D.systems.includes(sys))
+    ['b-sys', 't-sys', 'c-sys'].forEach(id => { $(id).value = sys; });
+  if (H.get('type') && D.types.includes(H.get('type'))) $('b-type').value = H.get('type');
+  if (['TP','FP','FN'].includes(H.get('status'))) $('b-status').value = H.get('status');
+  if (H.get('only')) $('b-only').checked = true;
+  page = H.get('page') ? Math.max(0, parseInt(H.get('page'), 10) - 1 || 0) : 0;
+  pair = H.get('gold') && H.get('hyp') ? [H.get('gold'), H.get('hyp')] : null;
+  if (pair) { $('b-type').value = ''; $('b-status').value = ''; }
+  showSystemTables(); render();
+  if (first && H.get('view')) document.querySelectorAll('main > section').forEach(sec => {
+    sec.style.display = sec.id === H.get('view') ? '' : 'none'; });  // one section only
+  if (!first && pair) $('browser').scrollIntoView();
+}
+['b-sys', 'b-type', 'b-status', 'b-only'].forEach(id => $(id).addEventListener('change', () => {
+  if (id !== 'b-sys') pair = null;
+  page = 0; render(); }));
 $('b-prev').addEventListener('click', () => {page = Math.max(0, page - 1); render();});
 $('b-next').addEventListener('click', () => {page += 1; render();});
-$('t-sys').addEventListener('change', showTypes);
-showTypes(); render();
-if (H.get('view')) document.querySelectorAll('main > section').forEach(sec => {
-  sec.style.display = sec.id === H.get('view') ? '' : 'none'; });  // one section only
+['t-sys', 'c-sys'].forEach(id => $(id).addEventListener('change', showSystemTables));
+window.addEventListener('hashchange', () => { if (location.hash.includes('=')) applyHash(false); });
+applyHash(true);
 document.body.dataset.ready = 'yes';
 })();
 """
 
 
-def table_html(t: Table, attrs: str = "") -> str:
+def table_html(t: Table, cls: str = "", data: dict[str, str] | None = None,
+               cell: Callable[[list[str], int], str] | None = None) -> str:
+    """A sortable table with a CSV download button; ``cls`` and ``data`` (``data-*``
+    attributes) go on the wrapper, ``cell(row, j)`` may give a cell's inner HTML (default: its
+    escaped text)."""
     head = "".join(f"<th>{escape(h)}</th>" for h in t.header)
-    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
-                   for row in t.rows)
-    return (f'<div class="scroll"><table id="table-{escape(t.key)}"{attrs}>'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+    body = "".join("<tr>" + "".join(f"<td>{cell(row, j) if cell else escape(c)}</td>"
+                                    for j, c in enumerate(row)) + "</tr>" for row in t.rows)
+    key = escape(t.key)
+    attrs = "".join(f' data-{k}="{escape(v)}"' for k, v in (data or {}).items())
+    return (f'<div class="tbl {cls}"{attrs}><div class="tools"><button type="button" '
+            f'class="csv" data-table="table-{key}" data-file="{key}.csv" title="download this '
+            f'table as CSV">CSV</button></div><div class="scroll"><table id="table-{key}" '
+            f'class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+            f"</div></div>")
+
+
+def confusion_html(r: Report, system: str) -> str:
+    """The confusion table of a system; each count links to its sentences in the browser."""
+    t = confusion_table(r, system)
+
+    def cell(row: list[str], j: int) -> str:
+        text = escape(row[j])
+        if j < 2 or not row[j]:
+            return text
+        frag = urlencode({"sys": system, "gold": row[0], "hyp": t.header[j]}, quote_via=quote)
+        diag = ' class="diag"' if row[0] == t.header[j] else ""
+        return f'<a href="#{escape(frag)}"{diag}>{text}</a>'
+
+    return table_html(t, "per-system confusion", {"select": "c-sys", "system": system}, cell)
 
 
 def _browser_data(r: Report) -> str:
-    data: dict[str, Any] = {"systems": r.systems, "types": r.types, "sentences": r.sentences}
+    data: dict[str, Any] = {"systems": r.systems, "types": r.types, "missed": MISSED,
+                            "nogold": NO_GOLD, "sentences": r.sentences}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c")  # no "</script>" or "<!--" inside the script element
 
@@ -164,7 +289,7 @@ def render_html(r: Report, title: str = "errtype report") -> str:
                     f"changed that the system changed. Change rate: share of sentences "
                     f"changed.</p></section>")
     types_html = "".join(
-        table_html(type_table(r, s), f' class="type-table" data-system="{escape(s)}"')
+        table_html(type_table(r, s), "per-system", {"select": "t-sys", "system": s})
         for s in r.systems)
     sections.append(f'<section id="types"><h2>Per-type scores</h2><div class="controls">'
                     f'<label>System <select id="t-sys"></select></label></div>{types_html}'
@@ -172,12 +297,23 @@ def render_html(r: Report, title: str = "errtype report") -> str:
                     f"(errant_compare -cat 3). Type-only: hypothesis and reference restricted "
                     f"to the type. Det: sentence-level detection of the type (F1). Success: "
                     f"share of sentences with gold edits of the type whose edits of that type "
-                    f"were all found.</p></section>")
+                    f"were all found. \u2014: undefined (P without proposals, R without gold "
+                    f"edits, F without either). Click a header to sort.</p></section>")
+    conf_html = "".join(confusion_html(r, s) for s in r.systems)
+    sections.append(f'<section id="confusion"><h2>Gold type &times; system type</h2>'
+                    f'<div class="controls"><label>System <select id="c-sys"></select>'
+                    f"</label></div>{conf_html}<p class=\"note\">What the system did with "
+                    f"each gold edit (the chosen reference, as scored): its row is the gold "
+                    f"type, its column the type of the system's edit at the same span (exact "
+                    f"correction or not), else of the first overlapping one, else "
+                    f"{escape(MISSED)}. System edits touching no gold edit are in the "
+                    f"{escape(NO_GOLD)} row. A count opens those sentences in the browser."
+                    f"</p></section>")
     sections.append(f'<section id="chart"><h2>Per-type chart</h2>{type_chart(r)}'
                     f"{frequency_chart(r)}</section>")
     if len(r.systems) > 1:
         pairs = table_html(comparison_table(r))
-        tp = next(t for t in all_tables(r) if t.key == "type-pairs")
+        tp = type_comparison_table(r)
         sections.append(f'<section id="pairs"><h2>System comparison</h2>{pairs}'
                         f"<p class=\"note\">Two-sided paired tests of the F difference: "
                         f"bootstrap ({o.bootstrap} shared resamples) and approximate "
@@ -192,23 +328,20 @@ def render_html(r: Report, title: str = "errtype report") -> str:
                     '<option>TP</option><option>FP</option><option>FN</option></select></label>'
                     '<label><input type="checkbox" id="b-only"> only sentences with edits'
                     '</label><button id="b-prev">&larr;</button> <button id="b-next">&rarr;'
-                    '</button></div><p class="legend"><span class="tok tp">TP</span>'
+                    '</button> <span id="b-pair"></span></div>'
+                    '<p class="legend"><span class="tok tp">TP</span>'
                     '<span class="tok fp">FP</span><span class="tok fn">FN (missed)</span>'
                     '<span id="browser-totals"></span> &middot; <span id="browser-count">'
                     '</span></p><div id="browser-list"></div></section>')
-    sigs = "".join(f"<tr><td>{escape(k)}</td><td class=\"sig\">{escape(v)}</td></tr>"
-                   for k, v in r.signatures.items())
     origins = "".join(f"<li>{escape(k)}: {escape(v)}</li>" for k, v in r.origins.items())
     notes = "".join(f"<li>{escape(n)}</li>" for n in r.notes)
     sections.append(f'<section id="signatures"><h2>Signatures and inputs</h2>'
-                    f'<table id="table-signatures"><thead><tr><th>Metric</th>'
-                    f"<th>Signature</th></tr></thead><tbody>{sigs}</tbody></table>"
-                    f"<ul>{origins}</ul></section>")
+                    f"{table_html(signature_table(r))}<ul>{origins}</ul></section>")
     notes_box = (f'<div class="notes" id="notes"><ul>{notes}</ul></div>' if notes else "")
     nav = "".join(f'<a href="#{k}">{v}</a>' for k, v in [
         ("corpus", "Corpus"), ("sentence-measures", "Sentences"), ("types", "Types"),
-        ("chart", "Chart"), ("pairs", "Comparison"), ("browser", "Browser"),
-        ("signatures", "Signatures")])
+        ("confusion", "Confusion"), ("chart", "Chart"), ("pairs", "Comparison"),
+        ("browser", "Browser"), ("signatures", "Signatures")])
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"

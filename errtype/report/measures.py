@@ -12,7 +12,11 @@ Definitions (all on ERRANT span-based correction, errant_compare's choice of ref
 * success: the share of sentences with gold edits of a type whose edits of that type were all
   found (no FN); "all": hypotheses with no FP and no FN among sentences with gold edits;
 * over-correction: the share of sentences no annotator changed that the system changed;
-  change rate: the share of sentences the system changed.
+  change rate: the share of sentences the system changed;
+* undefined per-type values are None (shown as "—"): P without proposals, R without gold edits,
+  F (and type-only, detection) without either, success without sentences with gold edits;
+* confusion: per system, gold edits by (gold type, system type at the same or an overlapping
+  span, or "(missed)"), and system edits touching no gold edit in a "(no gold edit)" row.
 
 Intervals are percentile bootstrap intervals over sentences (one seeded set of resamples for
 every system and measure); paired tests use the same resamples (bootstrap) or a seeded
@@ -30,9 +34,9 @@ from typing import Any
 import numpy as np
 
 from ..m2 import M2Block
-from ..score.base import ScoreInput, get_metric
 from ..score.common import signature
-from ..score.errant import coder_edits, errant_score
+from ..score.edits.errant import coder_edits, errant_score
+from ..score.registry import ScoreInput, get_metric
 from . import stats as st
 from .inputs import ReportInput
 
@@ -76,6 +80,8 @@ class Report:
     comparisons: list[dict[str, Any]]
     type_comparisons: dict[str, list[dict[str, Any]]]
     sentences: list[dict[str, Any]]
+    #: per system: edits per (gold type, system type) cell (:func:`confusion`)
+    confusion: dict[str, dict[tuple[str, str], int]]
     signatures: dict[str, str]
     options: ReportOptions
     gold_name: str = ""
@@ -105,22 +111,67 @@ def _chosen(block: M2Block, coder: int) -> dict[Any, list[str]]:
     return coder_edits(block.edits, "cs").get(coder, {})
 
 
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Spans ``[start, end)`` sharing a token; an insertion point touches a span it lies in
+    or at either end of."""
+    if a[0] == a[1] or b[0] == b[1]:
+        return b[0] <= a[0] <= b[1] if a[0] == a[1] else a[0] <= b[0] <= a[1]
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _partner(key: tuple[Any, ...], other: dict[Any, list[str]]) -> str | None:
+    """The type of the edit of ``other`` at the same span, else of the first overlapping one."""
+    hits = [(k[:2] != key[:2], k[0], k[1], v[0]) for k, v in other.items()
+            if v[0] != "noop" and _overlap(key[:2], k[:2])]
+    return min(hits)[3] if hits else None
+
+
 def _sentence_edits(hd: dict[Any, list[str]], rd: dict[Any, list[str]]) -> list[list[Any]]:
-    """``[start, end, cor, type, status, n]`` per edit key (n = counts, as errant scores)."""
+    """``[start, end, cor, type, status, n, partner]`` per edit key (n = counts, as errant
+    scores). TP: the gold type and the system's type; FN: the gold type and the type of the
+    system edit at or overlapping its span (None: missed); FP: the system type and the gold
+    type at or overlapping its span (None: no gold edit there)."""
     out: list[list[Any]] = []
     for key, types in hd.items():
         if types[0] == "noop":
             continue
         rtypes = rd.get(key)
         if rtypes is not None:
-            out.append([key[0], key[1], key[2], rtypes[0], "TP", len(rtypes)])
+            out.append([key[0], key[1], key[2], rtypes[0], "TP", len(rtypes), types[0]])
         else:
-            out.append([key[0], key[1], key[2], types[0], "FP", len(types)])
+            out.append([key[0], key[1], key[2], types[0], "FP", len(types), _partner(key, rd)])
     for key, types in rd.items():
         if types[0] != "noop" and key not in hd:
-            out.append([key[0], key[1], key[2], types[0], "FN", len(types)])
+            out.append([key[0], key[1], key[2], types[0], "FN", len(types), _partner(key, hd)])
     out.sort(key=lambda e: (e[0], e[1], e[4]))
     return out
+
+
+MISSED, NO_GOLD = "(missed)", "(no gold edit)"
+
+
+def confusion_cell(edit: Sequence[Any]) -> tuple[str, str] | None:
+    """The (gold type, system type) cell of a sentence edit: every gold edit in its own type's
+    row (column: the system's type there, or MISSED), and a system edit with no gold edit at
+    its span in the NO_GOLD row; a system edit overlapping a gold edit is counted in that gold
+    edit's row only."""
+    status, partner = edit[4], edit[6]
+    if status == "TP":
+        return edit[3], partner
+    if status == "FN":
+        return edit[3], partner if partner is not None else MISSED
+    return (NO_GOLD, edit[3]) if partner is None else None
+
+
+def confusion(sentences: Sequence[Sequence[Sequence[Any]]]) -> dict[tuple[str, str], int]:
+    """Edits per (gold type, system type) cell over sentences of edits (``n`` each)."""
+    out: Counter[tuple[str, str]] = Counter()
+    for edits in sentences:
+        for e in edits:
+            cell = confusion_cell(e)
+            if cell is not None:
+                out[cell] += e[5]
+    return dict(out)
 
 
 def _system_counts(gold: list[M2Block], blocks: list[M2Block], hyps: Sequence[str],
@@ -179,7 +230,7 @@ def _system_counts(gold: list[M2Block], blocks: list[M2Block], hyps: Sequence[st
 def _gleu_stats(sources: Sequence[str], refs: Sequence[Sequence[str]], hyps: Sequence[str],
                 order: int) -> np.ndarray:
     """``[n, k, 2 + 2 * order]`` per-sentence, per-reference GLEU statistics."""
-    from ..score.gleu import sentence_stats, tokenize
+    from ..score.ngram.gleu import sentence_stats, tokenize
 
     out = np.zeros((len(sources), len(refs), 2 + 2 * order))
     for i, (s, h) in enumerate(zip(sources, hyps, strict=True)):
@@ -214,6 +265,15 @@ def _gleu_ci(stats: np.ndarray, weights: np.ndarray, seed: int, level: float, or
 
 
 # --------------------------------------------------------------------------- the report
+
+
+def defined(prf: dict[str, Any], counts: np.ndarray) -> dict[str, Any]:
+    """P/R/F estimates with the undefined ones set to None: P without proposals (TP + FP = 0),
+    R without gold edits (TP + FN = 0), F with neither (the scorers' convention would read
+    1.0)."""
+    tp, fp, fn = (float(x) for x in counts)
+    return {"p": prf["p"] if tp + fp else None, "r": prf["r"] if tp + fn else None,
+            "f": prf["f"] if tp + fp + fn else None}
 
 
 def _prf_est(full: np.ndarray, boot: np.ndarray, beta: float, level: float) -> Any:
@@ -254,7 +314,7 @@ def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Repo
     sigs: dict[str, str] = {}
     refs = None
     if o.gleu:
-        from ..score.base import gold_references
+        from ..score.extract import gold_references
 
         refs = gold_references(gold)
     for s in inp.systems:
@@ -295,7 +355,11 @@ def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Repo
             bf = st.prf_array(tboot[..., 0], tboot[..., 1], tboot[..., 2], o.beta)[2]
             mask = (tsum[:, 0] + tsum[:, 2]) > 0  # types with gold edits (as base.macro_f)
             mv = float(tf[mask].mean()) if mask.any() else 0.0
-            mb = bf[:, mask].mean(axis=1) if mask.any() else np.zeros(o.bootstrap)
+            # each resample averages over its own types with gold edits (a type absent from a
+            # resample has P = R = F = 1 by the scorers' convention and must not count)
+            bmask = (tboot[..., 0] + tboot[..., 2]) > 0
+            nb = bmask.sum(axis=1)
+            mb = np.where(nb > 0, (bf * bmask).sum(axis=1) / np.maximum(nb, 1), 0.0)
             lo, hi = st.percentile_ci(mb, o.level)
             row["macro_f"] = est(mv, lo, hi)
         else:
@@ -320,12 +384,14 @@ def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Repo
         det = _prf_est(c.det.sum(axis=0), dboot, 1.0, o.level)
         sboot = st.resampled_sums(weights, c.success)
         succ = _ratio_est(c.success.sum(axis=0), sboot, o.level)
+        osum, dsum = c.type_only.sum(axis=0), c.det.sum(axis=0)
         rows: dict[str, dict[str, Any]] = {}
         for j, t in enumerate(types):
+            n_succ = int(c.success[:, j, 1].sum())
             rows[t] = {"gold": freq.get(t, 0), "tp": int(tsum[j, 0]), "fp": int(tsum[j, 1]),
-                       "fn": int(tsum[j, 2]), **tests[j], "type_only": only[j],
-                       "det": det[j], "success": succ[j],
-                       "success_n": int(c.success[:, j, 1].sum())}
+                       "fn": int(tsum[j, 2]), **defined(tests[j], tsum[j]),
+                       "type_only": defined(only[j], osum[j]), "det": defined(det[j], dsum[j]),
+                       "success": succ[j] if n_succ else None, "success_n": n_succ}
         per_type[name] = rows
         rsum, rboot = c.rates.sum(axis=0), st.resampled_sums(weights, c.rates)
         geclens[name] = {
@@ -353,7 +419,8 @@ def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Repo
         systems=[s.name for s in inp.systems], types=types, gold_freq=dict(freq),
         n_sentences=n, corpus=corpus, per_type=per_type, geclens=geclens,
         comparisons=comparisons, type_comparisons=type_comparisons, sentences=sentences,
-        signatures=sigs, options=o, gold_name=inp.gold_name, lang=inp.lang,
+        confusion={name: confusion(c.edits) for name, c in counts.items()}, signatures=sigs,
+        options=o, gold_name=inp.gold_name, lang=inp.lang,
         origins={s.name: s.origin for s in inp.systems}, notes=notes)
 
 
@@ -399,9 +466,12 @@ def _compare(counts: dict[str, _SystemCounts], boot: dict[str, dict[str, np.ndar
             pvals[(a, b)] = (fa, fb, st.paired_bootstrap_p(
                 fa, fb, fstat(boot[a]["types"]), fstat(boot[b]["types"])))
         for j, t in enumerate(types):
-            rows = [{"a": a, "b": b, "fa": float(v[0][j]), "fb": float(v[1][j]),
-                     "delta": float(v[0][j] - v[1][j]), "p_boot": float(v[2][j])}
-                    for (a, b), v in pvals.items()]
+            rows = []
+            for (a, b), v in pvals.items():
+                if not boot[a]["types_full"][j].any() or not boot[b]["types_full"][j].any():
+                    continue  # a system without TP, FP or FN of the type has no F to compare
+                rows.append({"a": a, "b": b, "fa": float(v[0][j]), "fb": float(v[1][j]),
+                             "delta": float(v[0][j] - v[1][j]), "p_boot": float(v[2][j])})
             for r, adj in zip(rows, st.holm([r["p_boot"] for r in rows]), strict=True):
                 r["p_boot_holm"] = adj
             per_type[t] = rows

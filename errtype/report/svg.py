@@ -3,6 +3,7 @@ report and as files for papers."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -15,29 +16,52 @@ PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b
 
 @dataclass
 class Series:
-    """One system's values (and optional interval) per category."""
+    """One system's values (and optional interval) per category; None = undefined."""
 
     name: str
-    values: Sequence[float]
-    lo: Sequence[float] | None = None
-    hi: Sequence[float] | None = None
+    values: Sequence[float | None]
+    lo: Sequence[float | None] | None = None
+    hi: Sequence[float | None] | None = None
+
+
+def nice_ticks(peak: float, target: int = 5) -> list[float]:
+    """Evenly spaced ticks from 0 past ``peak``: a step of 1, 2, 2.5 or 5 times a power of ten,
+    about ``target`` intervals."""
+    if peak <= 0:
+        return [0.0, 1.0]
+    raw = peak / target
+    power = 10.0 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * 0.999)
+    n = math.ceil(peak / step - 1e-9)
+    return [round(k * step, 12) for k in range(n + 1)]
+
+
+def _label(v: float, step: float, percent: bool) -> str:
+    """A tick label with as many decimals as the step needs."""
+    x, st = (100 * v, 100 * step) if percent else (v, step)
+    d = 0
+    while d < 6 and abs(st * 10 ** d - round(st * 10 ** d)) > 1e-6:
+        d += 1
+    return f"{x:.{d}f}"
 
 
 def bar_chart(title: str, categories: Sequence[str], series: Sequence[Series], *,
               xmax: float | None = None, percent: bool = True, chart_id: str = "chart",
-              width: int = 820, bar: int = 9, label_width: int = 190) -> str:
-    """Grouped horizontal bars: one group per category, one bar per series, CI whiskers."""
-    top, legend_h = 34, 18 * ((len(series) + 3) // 4)
-    group = bar * len(series) + 8
-    plot_w = width - label_width - 70
-    height = top + legend_h + group * len(categories) + 30
-    peak = max([*(v for s in series for v in s.values),
-                *(v for s in series for v in (s.hi or []))], default=0.0)
-    xmax = xmax or (peak * 1.05 if peak > 0 else 1.0)
-
-    def x(v: float) -> float:
-        return label_width + plot_w * max(0.0, min(v, xmax)) / xmax
-
+              panel_width: int | None = None, label_width: int = 190, row: int = 17) -> str:
+    """Small multiples of horizontal bars: one row per category, one panel per series, all on
+    one scale with even ticks labelled above and below. An interval is a whisker under its
+    bar, a zero is a visible stub labelled 0, an undefined value is a dash."""
+    bar, gap = row - 8, 30
+    panel_w = panel_width or max(150, (820 - label_width) // max(1, len(series)) - gap)
+    width = label_width + len(series) * (panel_w + gap)
+    top = 66
+    plot_h = row * len(categories)
+    height = top + plot_h + 24
+    peak = max([*(v for s in series for v in s.values if v is not None),
+                *(v for s in series for v in (s.hi or []) if v is not None)], default=0.0)
+    ticks = nice_ticks(xmax if xmax else peak)
+    scale = ticks[-1]
+    step = ticks[1] - ticks[0]
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" id="{escape(chart_id)}" class="chart" '
            f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
            f'font-family="Helvetica, Arial, sans-serif" font-size="11">',
@@ -45,61 +69,82 @@ def bar_chart(title: str, categories: Sequence[str], series: Sequence[Series], *
            f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
            f'<text x="{width / 2:.0f}" y="18" text-anchor="middle" font-size="14" '
            f'font-weight="bold">{escape(title)}</text>']
-    for k, s in enumerate(series):
-        lx, ly = label_width + (k % 4) * 150, top + 18 * (k // 4)
-        out.append(f'<rect x="{lx}" y="{ly - 9}" width="10" height="10" '
-                   f'fill="{PALETTE[k % len(PALETTE)]}"/>'
-                   f'<text x="{lx + 14}" y="{ly}">{escape(s.name)}</text>')
-    y0 = top + legend_h
-    for g in range(5):  # grid
-        v = xmax * g / 4
-        gx = x(v)
-        lab = f"{100 * v:.0f}" if percent else f"{v:g}"
-        out.append(f'<line x1="{gx:.1f}" y1="{y0}" x2="{gx:.1f}" '
-                   f'y2="{y0 + group * len(categories)}" stroke="#dddddd"/>'
-                   f'<text x="{gx:.1f}" y="{y0 + group * len(categories) + 14}" '
-                   f'text-anchor="middle" fill="#555555">{lab}</text>')
+    for i in range(0, len(categories), 2):  # stripes guide the eye along a row
+        out.append(f'<rect x="0" y="{top + i * row}" width="{width}" height="{row}" '
+                   f'fill="#f4f6f9"/>')
     for i, cat in enumerate(categories):
-        gy = y0 + i * group
-        out.append(f'<text x="{label_width - 6}" y="{gy + group / 2 + 3:.1f}" '
+        out.append(f'<text x="{label_width - 8}" y="{top + i * row + row / 2 + 4:.1f}" '
                    f'text-anchor="end" class="cat">{escape(cat)}</text>')
-        for k, s in enumerate(series):
+    for k, s in enumerate(series):
+        x0 = label_width + k * (panel_w + gap)
+        colour = PALETTE[k % len(PALETTE)]
+
+        def x(v: float, x0: int = x0) -> float:
+            return x0 + panel_w * max(0.0, min(v, scale)) / scale
+
+        out.append(f'<text x="{x0 + panel_w / 2:.0f}" y="38" text-anchor="middle" '
+                   f'font-weight="bold" fill="{colour}" class="series">{escape(s.name)}</text>')
+        for t in ticks:
+            lab = _label(t, step, percent)
+            out.append(f'<line x1="{x(t):.1f}" y1="{top}" x2="{x(t):.1f}" y2="{top + plot_h}" '
+                       f'stroke="#d5d9e0"/>'
+                       f'<text x="{x(t):.1f}" y="{top - 6}" text-anchor="middle" '
+                       f'fill="#555555" class="tick">{lab}</text>'
+                       f'<text x="{x(t):.1f}" y="{top + plot_h + 14}" text-anchor="middle" '
+                       f'fill="#555555" class="tick">{lab}</text>')
+        for i, cat in enumerate(categories):
             v = s.values[i]
-            by = gy + 4 + k * bar
-            colour = PALETTE[k % len(PALETTE)]
-            out.append(f'<rect class="bar" data-series="{escape(s.name)}" '
-                       f'data-category="{escape(cat)}" data-value="{v:.6f}" '
-                       f'x="{label_width}" y="{by}" width="{x(v) - label_width:.1f}" '
-                       f'height="{bar - 1}" fill="{colour}"><title>{escape(s.name)} '
-                       f'{escape(cat)}: {100 * v if percent else v:.2f}</title></rect>')
-            if s.lo is not None and s.hi is not None:
-                cy = by + (bar - 1) / 2
-                out.append(f'<line x1="{x(s.lo[i]):.1f}" y1="{cy:.1f}" x2="{x(s.hi[i]):.1f}" '
-                           f'y2="{cy:.1f}" stroke="#222222" stroke-width="1"/>')
+            by = top + i * row + 2
+            shown = "\u2014" if v is None else f"{100 * v if percent else v:.2f}"
+            tip = f"<title>{escape(s.name)} {escape(cat)}: {shown}</title>"
+            data = (f'class="bar" data-series="{escape(s.name)}" data-category="{escape(cat)}" '
+                    f'data-value="{"" if v is None else f"{v:.6f}"}"')
+            if v is None:
+                out.append(f'<rect {data} x="{x0}" y="{by}" width="0" height="{bar}"/>'
+                           f'<text x="{x0 + 3}" y="{by + bar - 1}" fill="#888888">\u2014{tip}'
+                           f"</text>")
+                continue
+            out.append(f'<rect {data} x="{x0}" y="{by}" width="{x(v) - x0:.1f}" '
+                       f'height="{bar}" fill="{colour}">{tip}</rect>')
+            if v <= 0:  # a zero is a value, not a missing bar
+                out.append(f'<rect class="zero" x="{x0}" y="{by - 1}" width="2" '
+                           f'height="{bar + 2}" fill="{colour}"/><text x="{x0 + 5}" '
+                           f'y="{by + bar - 1}" fill="#444444" font-size="10">0</text>')
+            lo = s.lo[i] if s.lo is not None else None
+            hi = s.hi[i] if s.hi is not None else None
+            if lo is not None and hi is not None:
+                wy = by + bar + 2.5
+                out.append(f'<path class="ci" d="M{x(lo):.1f} {wy - 2}v4M{x(lo):.1f} {wy}'
+                           f'H{x(hi):.1f}M{x(hi):.1f} {wy - 2}v4" stroke="#222222" '
+                           f'fill="none" stroke-width="1"/>')
     out.append("</svg>")
     return "\n".join(out)
 
 
-def type_chart(r: Report, max_types: int = 40) -> str:
-    """Per-type ERRANT F-beta of every system (types by gold frequency), with intervals."""
-    types = [t for t in r.types if r.gold_freq.get(t, 0) > 0][:max_types]
+def type_chart(r: Report, max_types: int = 30) -> str:
+    """Per-type ERRANT F-beta of every system (the most frequent gold types), with intervals;
+    undefined values (a system with no TP, FP or FN of the type) are dashes."""
+    gold = [t for t in r.types if r.gold_freq.get(t, 0) > 0]
+    types = gold[:max_types]
     labels = [f"{t} ({r.gold_freq[t]})" for t in types]
-    series = [Series(s, [r.per_type[s][t]["f"]["v"] for t in types],
-                     [r.per_type[s][t]["f"]["lo"] for t in types],
-                     [r.per_type[s][t]["f"]["hi"] for t in types]) for s in r.systems]
-    more = len([t for t in r.types if r.gold_freq.get(t, 0) > 0]) - len(types)
-    note = f", top {len(types)} of {len(types) + more} types" if more > 0 else ""
+
+    def col(s: str, k: str) -> list[float | None]:
+        fs = [r.per_type[s][t]["f"] for t in types]
+        return [None if f is None else f[k] for f in fs]
+
+    series = [Series(s, col(s, "v"), col(s, "lo"), col(s, "hi")) for s in r.systems]
+    note = f", top {len(types)} of {len(gold)} types" if len(gold) > len(types) else ""
     return bar_chart(f"F{r.options.beta:g} per error type (gold edits in brackets{note})",
                      labels, series, xmax=1.0, chart_id="type-chart")
 
 
-def frequency_chart(r: Report, max_types: int = 40) -> str:
+def frequency_chart(r: Report, max_types: int = 30) -> str:
     """Gold edits per type (all annotators), like GECCC's Figure 1."""
     types = [t for t in r.types if r.gold_freq.get(t, 0) > 0][:max_types]
     total = sum(r.gold_freq.values()) or 1
-    series = [Series("share of gold edits", [r.gold_freq[t] / total for t in types])]
+    series = [Series("share of gold edits (%)", [r.gold_freq[t] / total for t in types])]
     return bar_chart("Gold error types (share of all annotators' edits)", types, series,
-                     chart_id="freq-chart")
+                     chart_id="freq-chart", panel_width=600)
 
 
 def corpus_chart(r: Report) -> str:
@@ -113,7 +158,7 @@ def corpus_chart(r: Report) -> str:
         series.append(Series(s, [v["v"] for v in vals], [v["lo"] for v in vals],
                              [v["hi"] for v in vals]))
     return bar_chart("Corpus scores (95% bootstrap intervals)", cats, series, xmax=1.0,
-                     chart_id="corpus-chart", bar=12)
+                     chart_id="corpus-chart", row=22)
 
 
 def all_charts(r: Report) -> dict[str, str]:

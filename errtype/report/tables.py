@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .measures import Report
+from .measures import MISSED, NO_GOLD, Report
 
 
 @dataclass
@@ -21,13 +21,18 @@ class Table:
     rows: list[list[str]]
 
 
-def pct(e: dict[str, float] | float) -> str:
-    """A value (or estimate) as a percentage with two decimals."""
+MISSING = "\u2014"  # an undefined value (an em dash; an empty cell in CSV)
+
+
+def pct(e: dict[str, float] | float | None) -> str:
+    """A value (or estimate) as a percentage with two decimals; None is MISSING."""
+    if e is None:
+        return MISSING
     return f"{100 * (e['v'] if isinstance(e, dict) else e):.2f}"
 
 
-def ci(e: dict[str, float]) -> str:
-    return f"[{100 * e['lo']:.2f}, {100 * e['hi']:.2f}]"
+def ci(e: dict[str, float] | None) -> str:
+    return MISSING if e is None else f"[{100 * e['lo']:.2f}, {100 * e['hi']:.2f}]"
 
 
 def pval(p: float) -> str:
@@ -67,11 +72,34 @@ def type_table(r: Report, system: str) -> Table:
     rows = []
     for t in r.types:
         x = r.per_type[system][t]
+        only, det = x["type_only"], x["det"]
         rows.append([t, str(x["gold"]), str(x["tp"]), str(x["fp"]), str(x["fn"]), pct(x["p"]),
-                     pct(x["r"]), pct(x["f"]), ci(x["f"]), pct(x["type_only"]["f"]),
-                     ci(x["type_only"]["f"]), pct(x["det"]["p"]), pct(x["det"]["r"]),
-                     pct(x["det"]["f"]), pct(x["success"]), str(x["success_n"])])
+                     pct(x["r"]), pct(x["f"]), ci(x["f"]), pct(only["f"]), ci(only["f"]),
+                     pct(det["p"]), pct(det["r"]), pct(det["f"]), pct(x["success"]),
+                     str(x["success_n"])])
     return Table(f"types-{system}", f"Per-type scores: {system}", header, rows)
+
+
+def confusion_table(r: Report, system: str) -> Table:
+    """Gold type (rows, by gold frequency) x system type (columns: MISSED, then the row types
+    in row order, so the diagonal shows, then the other system types by frequency), in gold
+    edits, with a NO_GOLD row (see :func:`errtype.report.measures.confusion`)."""
+    cells = r.confusion[system]
+    golds = [t for t in r.types if any(g == t for g, _ in cells)]
+    golds += sorted({g for g, _ in cells} - {*golds, NO_GOLD})
+    col_n: dict[str, int] = {}
+    for (_, h), n in cells.items():
+        if h != MISSED:
+            col_n[h] = col_n.get(h, 0) + n
+    cols = [MISSED, *(g for g in golds if g in col_n)]
+    cols += sorted(set(col_n) - set(cols), key=lambda h: (-col_n[h], h))
+    rows = []
+    for g in [*golds, NO_GOLD]:
+        row = [cells.get((g, h), 0) for h in cols]
+        if any(row):
+            rows.append([g, str(sum(row)), *(str(n) if n else "" for n in row)])
+    return Table(f"confusion-{system}", f"Gold type x system type: {system}",
+                 ["Gold type", "Edits", *cols], rows)
 
 
 def geclens_table(r: Report) -> Table:
@@ -108,9 +136,16 @@ def type_comparison_table(r: Report) -> Table:
     return Table("type-pairs", "Pairwise comparisons per type (paired bootstrap)", header, rows)
 
 
+def signature_table(r: Report) -> Table:
+    return Table("signatures", "Signatures", ["Metric", "Signature"],
+                 [[k, v] for k, v in r.signatures.items()])
+
+
 def all_tables(r: Report) -> list[Table]:
+    """Every table of the report (the signatures close the text formats separately)."""
     out = [corpus_table(r), geclens_table(r)]
     out += [type_table(r, s) for s in r.systems]
+    out += [confusion_table(r, s) for s in r.systems]
     if len(r.systems) > 1:
         out += [comparison_table(r), type_comparison_table(r)]
     return out
@@ -123,7 +158,7 @@ def to_csv(t: Table) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(t.header)
-    w.writerows(t.rows)
+    w.writerows([["" if c == MISSING else c for c in row] for row in t.rows])
     return buf.getvalue()
 
 

@@ -1,4 +1,5 @@
-"""Shared pieces of the scorers: P/R/F arithmetic and the result object with its signature."""
+"""Shared pieces of the scorers: P/R/F arithmetic, the result object with its signature, and
+the readers of count-based results (one F-beta rule, one F key)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from ..errors import InputError
 
 
 def prf(tp: float, fp: float, fn: float, beta: float = 0.5) -> tuple[float, float, float]:
@@ -69,3 +72,38 @@ class ScoreResult:
 
 def _fmt(x: float) -> str:
     return f"{x:.4f}" if isinstance(x, float) else str(x)
+
+
+def f_key(beta: float) -> str:
+    """The key of F-beta in new result dictionaries: ``f0.5``, ``f1``, ``f2``.
+
+    (``errant`` keeps errant_compare's historic ``f{beta}`` key, e.g. ``f1.0``, for output
+    compatibility; :func:`corpus_f` reads either.)
+    """
+    return f"f{beta:g}"
+
+
+def corpus_f(result: ScoreResult, beta: float = 0.5) -> float:
+    """The corpus F-beta of a count-based result, whichever F key its metric uses."""
+    for key in (f_key(beta), f"f{float(beta)}"):
+        if key in result.corpus:
+            return float(result.corpus[key])
+    raise KeyError(f"{result.metric} result has no F{beta:g} score")
+
+
+def macro_f(per_type: Mapping[str, Mapping[str, float]], beta: float = 0.5) -> float:
+    """Macro-averaged F-beta: the mean of the per-type F over types with gold edits (TP + FN > 0).
+
+    0.0 when no type has gold edits.
+    """
+    fs = [prf(c.get("tp", 0), c.get("fp", 0), c.get("fn", 0), beta)[2]
+          for c in per_type.values() if c.get("tp", 0) + c.get("fn", 0) > 0]
+    return sum(fs) / len(fs) if fs else 0.0
+
+
+def sentence_counts(result: ScoreResult) -> list[tuple[float, float, float]]:
+    """Per-sentence ``(tp, fp, fn)`` of a count-based result."""
+    try:
+        return [(s["tp"], s["fp"], s["fn"]) for s in result.sentences]
+    except KeyError:
+        raise InputError(f"{result.metric} results carry no per-sentence tp/fp/fn") from None

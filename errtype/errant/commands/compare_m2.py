@@ -16,7 +16,7 @@ from typing import Any
 
 from ...cli.compare import main as _main
 from ...m2 import M2Edit, read_m2
-from ...score.errant import (
+from ...score.edits.errant import (
     MODES,
     aggregate_types,
     coder_edits,

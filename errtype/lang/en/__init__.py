@@ -49,7 +49,9 @@ class English(Language):
         A pipeline loaded here gets the compiled ``attribute_ruler`` (same annotations, faster;
         see :mod:`errtype.parse.fast_attribute_ruler`) unless ``fast_attribute_ruler=False``,
         and numpy's BLAS (:func:`errtype.parse.spacy.use_numpy_blas`) unless
-        ``numpy_blas=False``; a pipeline passed as ``nlp=`` is used as it is.
+        ``numpy_blas=False``; a pipeline passed as ``nlp=`` is used as it is. Other options go
+        to :class:`~errtype.parse.spacy.SpacyParser` (``batch_size``, ``blas_threads``,
+        ``accelerate``).
         """
         from ...parse.fast_attribute_ruler import accelerate
         from ...parse.spacy import SpacyParser, load_pipeline

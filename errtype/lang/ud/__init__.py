@@ -9,13 +9,16 @@ the common-prefix stem test for MORPH).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ...errors import ResourceError
+from ...tokens import Sentence, Token
 from ..base import Language
 from ..packs import Pack, get_pack, variant_test
 from .classifier import UDClassifier
 from .resources import HunspellLexicon, prefix_same_stem, snowball_same_stem
+from .text import fold_marks
+from .wordlists import load_wordlists
 
 __all__ = ["UDClassifier", "UDLanguage", "load_resources", "make_classifier"]
 
@@ -53,7 +56,7 @@ def _either(first: Callable[[str, str], bool], second: Callable[[str, str], bool
     """Stems agree by the stemmer, or share the long prefix of the fallback test (Snowball
     stemmers miss stem alternations such as Estonian consonant gradation: kell/kella)."""
     def same_stem(a: str, b: str) -> bool:
-        return first(a, b) or second(a, b)
+        return second(a, b) or first(a, b)      # the cheap prefix test first
     return same_stem
 
 
@@ -64,13 +67,16 @@ def make_classifier(code: str, feats: bool = False) -> UDClassifier:
         log.info("errtype %s: %s", code, note)
     pack = get_pack(code)
     variants = variant_test(pack.variants) if pack else None
-    classifier = UDClassifier(lexicon, stem, feats, variants)
+    lemmas = isinstance(lexicon, HunspellLexicon) and pack is not None and pack.lexicon_lemmas
+    stems = lexicon.stems if lemmas else None
+    classifier = UDClassifier(lexicon, stem, feats, variants, stems, load_wordlists(code))
     classifier.resources_missing = missing
     return classifier
 
 
 class UDLanguage(Language):
-    """A language typed by the generic UD classifier (all hooks at their defaults)."""
+    """A language typed by the generic UD classifier (every other hook at its default but the
+    transposition test, which ignores diacritics)."""
 
     def __init__(self, code: str, feats: bool = False) -> None:
         pack = get_pack(code)
@@ -82,6 +88,14 @@ class UDLanguage(Language):
 
     def __repr__(self) -> str:
         return f"UDLanguage({self.code!r})"
+
+    def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        """ERRANT's transposition test up to case and diacritics: the moved words may also lose
+        or gain their accents (``français tres bien`` -> ``très bien français`` is one edit)."""
+        return sorted(fold_marks(t.lower) for t in o) == sorted(fold_marks(t.lower) for t in c)
+
+    def transposition_keys(self, sent: Sentence) -> Sequence[object]:
+        return [fold_marks(w) for w in sent.lowers]
 
     @property
     def classifier(self) -> UDClassifier:

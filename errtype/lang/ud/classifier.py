@@ -1,15 +1,15 @@
 """The language-independent UD error-type classifier.
 
 Types (after ERRANT's M:/U:/R: prefix, see :func:`~errtype.lang.base.prefixed_type`): the UD POS
-classes, ``POS:INFL`` (same lemma or stem, same UPOS: an inflection error), ``MORPH`` (same lemma
-or stem, different UPOS: derivation), ``SPELL`` (a word the lexicon rejects, close to its
-correction), ``PUNCT``, ``ORTH:CASING``, ``ORTH:WSPACE``, ``ORTH``, ``DIACR`` (only combining
-marks differ, any script), ``QUOTATION``, ``WO``, ``WO:SPELL`` and ``OTHER``. With ``feats`` the
-UD features that differ between the two forms of an inflection error are appended, sorted and
-joined by ``+`` (``R:NOUN:INFL:Case+Number``).
+classes, ``POS:INFL`` (one lexeme in another form: inflection, aspect partners, suppletive
+comparison), ``MORPH`` (derivation: a shared stem across word classes), ``SPELL``, ``PUNCT``,
+``ORTH:CASING``, ``ORTH:WSPACE``, ``ORTH`` (both, or hyphenation), ``DIACR`` (only combining marks
+differ, any script), ``QUOTATION``, ``WO`` and ``OTHER``. With ``feats`` the inflectional UD
+features that differ between the two forms of an inflection error are appended, sorted and joined
+by ``+`` (``R:NOUN:INFL:Case+Number``). ``docs/languages.md`` states every rule with an example.
 
-Every decision is a method or a switch, so a language refines only what it needs (the Czech
-ERRANT's rule order is :class:`~errtype.lang.cs.classifier.CzechClassifier`).
+Every decision is a method, so a language refines only what it needs (the Czech ERRANT's rule
+order is :class:`~errtype.lang.cs.classifier.CzechClassifier`).
 """
 
 from __future__ import annotations
@@ -22,103 +22,82 @@ from rapidfuzz.distance import Indel, Levenshtein
 from ...edit import Edit
 from ...tokens import Sentence, Token
 from ..base import prefixed_type
+from .morph import (
+    doubling,
+    ending_change,
+    feature_diff,
+    features,
+    inflection_diff,
+    lemma_of,
+    prefixed,
+    unlemmatised,
+    verbal,
+)
+from .relations import INFLECTED_POS, LexemeRelations
+from .resources import prefix_same_stem
 from .text import (
+    HYPHENS,
     fold_marks,
-    is_punct_char,
+    hyphen_inversion,
+    lower,
+    punct_and_words,
     quote_key,
+    reordered,
     similar_words,
     transposition_compatible,
+    unapostrophe,
+    unhyphen,
 )
+from .wordlists import CLOSED_CLASSES, WordLists
 
-__all__ = ["INFLECTED_POS", "UDClassifier", "feature_diff"]
+__all__ = ["INFLECTED_POS", "PRON_DEPS", "UDClassifier", "feature_diff"]
 
 RARE_POS = frozenset({"SYM", "X"})
-#: UPOS that inflect in UD languages (DET too: articles and determiners agree in case/gender)
-INFLECTED_POS = frozenset({"ADJ", "AUX", "DET", "PRON", "PROPN", "NOUN", "VERB", "NUM", "ADV"})
 DEP_MAP = {"acomp": "ADJ", "amod": "ADJ", "advmod": "ADV", "det": "DET", "prep": "PREP",
            "prt": "PART", "punct": "PUNCT"}
-_PRON_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj"})
+PRON_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj"})
 #: which token of a multi-token inflection edit names it (nominal heads before their modifiers)
 _HEAD_ORDER = ("NOUN", "PROPN", "PRON", "VERB", "AUX", "ADJ", "DET", "NUM", "ADV")
-_NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "DET", "PRON", "NUM"})
 _CONJ = frozenset({"CCONJ", "SCONJ"})
 _CONNECTIVE = frozenset({"CCONJ", "SCONJ", "PRON", "DET", "ADV"})
-_UNSAFE = re.compile(r"[^A-Za-z0-9]+")
-
-
-def _features(feats: str) -> dict[str, str]:
-    out = {}
-    for item in feats.split("|"):
-        name, sep, value = item.partition("=")
-        if sep:
-            out[name] = value
-    return out
-
-
+#: closed classes in the order a word listed under several is named by
+_CLASS_ORDER = ("SCONJ", "CCONJ", "ADP", "PART", "PRON", "DET", "AUX", "NUM")
+#: words between a preposition and the nominal it governs (its modifiers)
+_MODIFIERS = frozenset({"ADJ", "DET", "NUM", "ADV"})
 #: word classes whose members are few and short: a one-character change between two of them is
 #: a word choice (на -> за), not a misspelling
 _CLOSED = frozenset({"ADP", "AUX", "CCONJ", "DET", "NUM", "PART", "PRON", "PUNCT", "SCONJ",
                      "SYM"})
-
-
-def _near_miss(o: Token, c: Token) -> bool:
-    """Unrelated content words (no shared lemma or stem) whose forms differ by one character
-    edit (two for words of 8+ characters)."""
-    if o.pos in _CLOSED or c.pos in _CLOSED or min(len(o.text), len(c.text)) < 3:
-        return False
-    limit = 2 if max(len(o.text), len(c.text)) >= 8 else 1
-    return Levenshtein.distance(o.lower, c.lower, score_cutoff=limit) <= limit
-
-
-def _same_analysis(o: Token, c: Token) -> bool:
-    """Same lemma, UPOS and (non-empty) features: two spellings of one inflected form."""
-    return (o.lemma == c.lemma and o.pos == c.pos and o.feats == c.feats and o.feats != ""
-            and o.lower != c.lower)
+_NOM_INFL = re.compile(r"(NOUN|PROPN|ADJ|DET|PRON|NUM):INFL(:.*)?")
 
 
 def _same_word(a: Token, b: Token) -> bool:
-    return a.lower == b.lower or (a.lemma == b.lemma and a.lemma != "")
+    return a.lower == b.lower or (lemma_of(a) != "" and lemma_of(a) == lemma_of(b))
 
 
 def _similar_tokens(a: Token, b: Token) -> bool:
     return _same_word(a, b) or similar_words(a.text, b.text)
 
 
-def _verbal(t: Token) -> bool:
-    return t.pos in ("VERB", "AUX") or "VerbForm=" in t.feats
-
-
-def _safe(name: str) -> str:
-    """A feature name with M2/type-unsafe characters replaced: ``Number[psor]`` -> Number-psor."""
-    return _UNSAFE.sub("-", name).strip("-")
-
-
-def feature_diff(pairs: Sequence[tuple[Token, Token]]) -> list[str]:
-    """Sorted names of the UD features whose values differ within any (orig, cor) token pair."""
-    names: set[str] = set()
-    for o, c in pairs:
-        fo, fc = _features(o.feats), _features(c.feats)
-        names.update(k for k in fo.keys() | fc.keys() if fo.get(k) != fc.get(k))
-    return sorted(_safe(n) for n in names if _safe(n))
-
-
-def _trim(o: Sequence[Token], c: Sequence[Token]) -> tuple[Sequence[Token], Sequence[Token]]:
-    """Drop tokens identical on both sides at the start and the end of a span."""
+def _trim(o: Sequence[Token], c: Sequence[Token]) -> tuple[int, int]:
+    """How many tokens identical on both sides lead and end the span."""
     i = 0
     while i < len(o) and i < len(c) and o[i].text == c[i].text:
         i += 1
     j = 0
     while j < len(o) - i and j < len(c) - i and o[-1 - j].text == c[-1 - j].text:
         j += 1
-    return o[i:len(o) - j], c[i:len(c) - j]
+    return i, j
 
 
-class UDClassifier:
+class UDClassifier(LexemeRelations):
     """Types edits of UD-annotated sentences.
 
     ``is_valid_word``: the SPELL lexicon (None: no SPELL decisions from a lexicon);
-    ``same_stem(a, b)``: the MORPH stem test; ``feats``: name differing UD features in ``:INFL``;
-    ``variants(a, b)``: the two words are orthographic alternants of one word (SPELL).
+    ``same_stem(a, b)``: the stem test of inflection and derivation; ``feats``: name differing UD
+    features in ``:INFL``; ``variants(a, b)``: the two words are orthographic alternants of one
+    word (SPELL); ``stems(word)``: the lexicon's lemmas of a word (a second lemmatiser that checks
+    the tagger's); ``words``: the pack's closed-class and suppletion lists.
     """
 
     rare_pos = RARE_POS
@@ -126,42 +105,62 @@ class UDClassifier:
     dep_map = DEP_MAP
     #: drop identical leading/trailing tokens before typing (unminimised gold spans)
     trim = True
-    #: a 1:1 VERB -> VERB edit is typed VERB before the lemma test (the Czech ERRANT quirk)
-    verb_before_lemma = False
-    #: same stem and same UPOS is an inflection error (False: MORPH, as the Czech ERRANT)
-    stem_inflection = True
-    #: equal-length multi-token edits whose only lexical change is in one POS get that POS;
-    #: pure inflection changes are POS:INFL of their head
-    pairwise = True
-    #: same lemma under two UPOS of one paradigm (ADJ/NOUN, AUX/VERB, participle/verb) is
-    #: inflection, not derivation
-    paradigm_groups = True
-    #: conjunction vs relative word: a conjunction error
-    connectives = True
-    #: two unrelated content words one character apart: a (real-word) spelling error
-    real_word_spelling = True
-    #: two forms with one lemma, UPOS and feature set: the form, not the grammar, is wrong
-    same_analysis_spelling = True
 
     def __init__(self, is_valid_word: Callable[[str], bool] | None = None,
                  same_stem: Callable[[str, str], bool] | None = None,
                  feats: bool = False,
-                 variants: Callable[[str, str], bool] | None = None) -> None:
+                 variants: Callable[[str, str], bool] | None = None,
+                 stems: Callable[[str], frozenset[str]] | None = None,
+                 words: WordLists | None = None) -> None:
         self.is_valid_word = is_valid_word
         self.variants = variants
         self.same_stem = same_stem
         self.feats = feats
+        self.stems = stems
+        self.words = words if words is not None else WordLists()
         #: notes on the resources this classifier runs without (set by its language)
         self.resources_missing: list[str] = []
 
     # ------------------------------------------------------------------ top level
     def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> str:
         """The type of ``edit`` with its M:/U:/R: prefix (or UNK)."""
-        o = orig[edit.o_start:edit.o_end]
-        c = cor[edit.c_start:edit.c_end]
+        os_, oe, cs_, ce = edit.o_start, edit.o_end, edit.c_start, edit.c_end
         if self.trim and edit.o_str != edit.c_str:
-            o, c = _trim(o, c)
-        return prefixed_type(o, c, edit.o_str == edit.c_str, self.one_sided, self.two_sided)
+            lead, tail = _trim(orig[os_:oe], cor[cs_:ce])
+            os_, oe, cs_, ce = os_ + lead, oe - tail, cs_ + lead, ce - tail
+        o, c = orig[os_:oe], cor[cs_:ce]
+        found = prefixed_type(o, c, edit.o_str == edit.c_str, self.one_sided, self.two_sided)
+        return self.in_context(found, orig, cor, (os_, oe, cs_, ce))
+
+    def in_context(self, found: str, orig: Sentence, cor: Sentence,
+                   span: tuple[int, int, int, int]) -> str:
+        """Refine a type by the sentence around the edit:
+
+        * a hyphen inserted between two words is hyphenation (``M:ORTH``): ``онлайн виступі`` ->
+          ``онлайн-виступі`` (tokenised ``онлайн - виступі``);
+        * a nominal inflection whose case follows a preposition the correction changed or added,
+          one that governs case (the tagger gives it a ``Case`` feature, as UD does for Slavic
+          languages), is part of that preposition error (``ADP``): ``по місту`` -> ``у місті``
+          types ``місту -> місті`` ADP. (With the preposition dropped, the new case is governed
+          by something else: an inflection error.)
+        """
+        os_, oe, cs_, ce = span
+        if found == "M:PUNCT" and all(t.text in HYPHENS for t in cor[cs_:ce]):
+            if 0 < cs_ and ce < len(cor) and _wordlike(cor[cs_ - 1]) and _wordlike(cor[ce]):
+                return "M:ORTH"
+        if found.startswith("R:") and _NOM_INFL.fullmatch(found[2:]):
+            pairs = list(zip(orig[os_:oe], cor[cs_:ce], strict=False))
+            po, pc = _governor(orig, os_), _governor(cor, cs_)
+            if (any(features(a.feats).get("Case") != features(b.feats).get("Case")
+                    for a, b in pairs)
+                    and pc is not None and "Case=" in pc.feats
+                    and (po is None or not self._same_word_form(po, pc))):
+                return "R:ADP"
+        return found
+
+    def _same_word_form(self, a: Token, b: Token) -> bool:
+        """One word, up to case and the pack's alternants (Ukrainian в/у)."""
+        return a.lower == b.lower or (self.variants is not None and self.variants(a.text, b.text))
 
     def one_sided(self, toks: Sequence[Token]) -> str:
         """Type of an insertion or deletion, without prefix."""
@@ -176,6 +175,8 @@ class UDClassifier:
         o_texts = [t.text for t in o]
         c_texts = [t.text for t in c]
         o_join, c_join = " ".join(o_texts), " ".join(c_texts)
+        if self.is_hyphenation(o_texts, c_texts):
+            return "ORTH"
         if self.is_punct_change(o_join, c_join):
             return "PUNCT"
         if self.is_diacritic_change(o_join, c_join):
@@ -185,7 +186,9 @@ class UDClassifier:
             return orth
         if self.is_quotation_change(o_join, c_join):
             return "QUOTATION"
-        if sorted(t.lower for t in o) == sorted(t.lower for t in c):
+        if self.is_apostrophe_change(o_join, c_join):
+            return "SPELL"
+        if self.is_reordering(o, c):
             return "WO"
         moved = self.transposition_type(o, c)
         if moved:
@@ -197,123 +200,237 @@ class UDClassifier:
         return self.multi(o, c)
 
     # --------------------------------------------------------------- string tests
+    def is_hyphenation(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
+        """Words joined or split at a hyphen (``веб - сторінок`` -> ``вебсторінок``,
+        ``будь яка`` -> ``будь-яка``): the letters agree once hyphens and spaces are dropped,
+        the words do not."""
+        o_all, c_all = "".join(o_texts), "".join(c_texts)
+        if not any(h in o_all or h in c_all for h in HYPHENS):
+            return False
+        o_cat, c_cat = unhyphen(o_all).lower(), unhyphen(c_all).lower()
+        if o_cat != c_cat or not any(ch.isalnum() for ch in o_cat):
+            return False
+        return ([t.lower() for t in o_texts if t not in HYPHENS]
+                != [t.lower() for t in c_texts if t not in HYPHENS])
+
     def is_punct_change(self, o_join: str, c_join: str) -> bool:
         """Only punctuation differs (word-internal apostrophes and hyphens are spelling), or
-        punctuation and the capitalisation that follows a changed sentence boundary."""
-        o_p, c_p = _punct_part(o_join), _punct_part(c_join)
-        if o_p == c_p:
+        punctuation and the capitalisation that follows a changed sentence boundary, or the same
+        punctuation moved among the same words."""
+        o_p, o_w = punct_and_words(o_join)
+        c_p, c_w = punct_and_words(c_join)
+        if o_w != c_w and o_w.lower() != c_w.lower():
             return False
-        o_w, c_w = _words(o_join), _words(c_join)
-        return o_w == c_w or o_w.lower() == c_w.lower()
+        if o_p != c_p:
+            return True
+        return o_join.replace(" ", "").lower() != c_join.replace(" ", "").lower()
 
     def is_diacritic_change(self, o_join: str, c_join: str) -> bool:
         return fold_marks(o_join) == fold_marks(c_join)
 
     def orth_type(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> str | None:
-        """ORTH:WSPACE (only spacing), ORTH:CASING (only case), ORTH (both, or hyphenation)."""
+        """ORTH:WSPACE (only spacing), ORTH:CASING (only case), ORTH (both)."""
         o_cat, c_cat = "".join(o_texts), "".join(c_texts)
-        if o_cat.lower() == c_cat.lower():
-            if o_cat == c_cat:
-                return "ORTH:WSPACE"
-            if " ".join(o_texts).lower() == " ".join(c_texts).lower():
-                return "ORTH:CASING"
-            return "ORTH"
-        if o_cat.replace("-", "").lower() == c_cat.replace("-", "").lower():
-            return "ORTH"
-        return None
+        if lower(o_cat) != lower(c_cat):
+            return None
+        if o_cat == c_cat:
+            return "ORTH:WSPACE"
+        if lower(" ".join(o_texts)) == lower(" ".join(c_texts)):
+            return "ORTH:CASING"
+        return "ORTH"
 
     def is_quotation_change(self, o_join: str, c_join: str) -> bool:
         return quote_key(o_join) == quote_key(c_join)
 
+    def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        """The same words in another order, also across a hyphen (``Tu as`` -> ``As-tu``)."""
+        return (sorted(t.lower for t in o) == sorted(t.lower for t in c)
+                or hyphen_inversion([t.text for t in o], [t.text for t in c]))
+
+    def is_apostrophe_change(self, o_join: str, c_join: str) -> bool:
+        """Only a word-internal apostrophe is added or dropped (``Almanyaya`` ->
+        ``Almanya'ya``, ``здоровя`` -> ``здоров'я``): a spelling rule."""
+        return unapostrophe(o_join) == unapostrophe(c_join)
+
     def transposition_type(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
-        """WO when the tokens are reordered and only re-inflected (each moved pair shares its
-        lemma), WO:SPELL when some pairs are only similar in spelling, else None."""
-        if len(o) != len(c) or len(o) < 2:
+        """WO when the words are reordered, re-inflected or re-spelled (each moved pair shares
+        its lemma or resembles in spelling), or when at least two words recur in another order
+        among other changes (``vaja teie appi`` -> ``teie abi vaja``); else None."""
+        if len(o) < 2 or len(c) < 2:
             return None
-        if transposition_compatible(o, c, _same_word):
-            return "WO"
         if transposition_compatible(o, c, _similar_tokens):
-            return "WO:SPELL"
+            return "WO"
+        if reordered(o, c, self._recurs):
+            return "WO"
         return None
 
+    @staticmethod
+    def _recurs(a: Token, b: Token) -> bool:
+        """A word of the original recurs in the correction (same word or lemma, a close
+        spelling or a long common prefix); punctuation never counts."""
+        if a.pos == "PUNCT" or b.pos == "PUNCT" or not a.text.isalnum():
+            return False
+        return _similar_tokens(a, b) or prefix_same_stem(a.text, b.text)
+
     # ------------------------------------------------------------------- 1:1 edits
-    def spelling(self, o: Token, c: Token) -> str | None:
-        """SPELL for orthographic alternants of one word, or when the lexicon rejects the
-        original word and it is close to the correction; None to go on with the other rules."""
+    def one_to_one(self, o: Token, c: Token) -> str | None:
+        """The type of a one-token replacement (None: fall through to the multi-token rules).
+
+        Order: pack alternants (SPELL); verbs the tagger misread re-read (:meth:`reanalysed`);
+        one lexeme with other inflectional features (INFL); related lexemes: aspect partners,
+        the reflexive voice, suppletive comparison (INFL); a non-word close to a correction the
+        lexicon knows, a doubled letter, one letter off inside related-looking words (SPELL);
+        one lexeme otherwise (INFL across a paradigm or of a form variant, MORPH across word
+        classes, the class of a function word); closed classes by the pack's lists, a
+        conjunction for another clause-linking word, the tagger's closed class; a real-word
+        near miss (SPELL); :meth:`word_class`.
+        """
         if self.variants is not None and self.variants(o.text, c.text):
             return "SPELL"
-        if (self.is_valid_word is None or not o.text.isalpha()
-                or 1 - Indel.normalized_distance(o.lower, c.lower) <= 0.5):
-            return None
-        return None if self.is_valid_word(o.text) else "SPELL"  # lookups last: the slow part
-
-    def one_to_one(self, o: Token, c: Token) -> str | None:
-        """The type of a one-token replacement (None: fall through to the multi-token rules)."""
+        o, c = self.reanalysed(o), self.reanalysed(c)
+        lexeme = self.lexeme(o, c)
+        if (lexeme is not None and (lexeme != "stem" or o.pos == c.pos) and inflection_diff(o, c)
+                and (ending_change(o, c) or not self._unknown(o))):
+            pos = self.inflection_pos(o, c, lexeme)
+            if pos:
+                return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
+        related = self.related_forms(o, c)
+        if related:
+            return related[0] + ":INFL" + self.feature_suffix([(o, c)], related[1])
         spell = self.spelling(o, c)
         if spell is not None:
             return spell
-        po, pc = o.pos, c.pos
-        if self.verb_before_lemma and po == "VERB" and pc == "VERB":
-            return "VERB"
-        if self.same_analysis_spelling and _same_analysis(o, c):
-            return "SPELL"
-        if o.lemma == c.lemma:
-            pos = po if po == pc and po in self.inflected_pos else self.paradigm_pos(o, c)
-            if pos:
-                return pos + ":INFL" + self.feature_suffix([(o, c)])
-            return "MORPH"
-        if (self.same_stem is not None and self.same_stem(o.text, c.text)
-                and po in self.inflected_pos and pc in self.inflected_pos):
-            if self.stem_inflection:
-                pos = po if po == pc else self.paradigm_pos(o, c)
+        if doubling(o.lower, c.lower) and o.pos not in _CLOSED:
+            return "SPELL"      # a letter doubled or undoubled: tekkivad/tekivad, засяло/засяяло
+        if (lexeme == "stem" and not ending_change(o, c) and self.near_miss(o, c)
+                and not self._two_words(o, c)):
+            return "SPELL"      # one letter inside related-looking words: contant/content
+        if lexeme is not None:
+            if o.pos != c.pos:
+                pos = self.inflection_pos(o, c, lexeme)
                 if pos:
-                    return pos + ":INFL" + self.feature_suffix([(o, c)])
-            return "MORPH"
-        if self.real_word_spelling and _near_miss(o, c):
+                    return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
+                closed = self.word_classes(o)     # function words are not derived
+                return next((p for p in _CLASS_ORDER if p in closed), "MORPH")
+            if o.pos in self.inflected_pos and (lexeme != "stem" or unlemmatised(o, c)
+                                                 or ending_change(o, c)):
+                # another form the tagger did not tell apart (sõbra/sõber, ma/mina), unless,
+                # without a lexicon to say the original is a word, one letter inside the word is
+                # off (хатта/хата): a misspelling
+                if (self.is_valid_word is None and not ending_change(o, c)
+                        and Levenshtein.distance(o.lower, c.lower, score_cutoff=1) <= 1):
+                    return "SPELL"
+                return o.pos + ":INFL" + self.feature_suffix([(o, c)])
+        listed = self.closed_class(o, c, listed_only=True)
+        if listed:
+            return listed
+        connective = self.connective_pos(o, c)
+        if connective:
+            return connective
+        closed = self.closed_class(o, c)
+        if closed:
+            return closed
+        if self.near_miss(o, c) and not (lexeme is not None and self._two_words(o, c)):
             return "SPELL"
-        if po == pc and po not in self.rare_pos:
-            return po
-        if self.connective_pos(o, c):
-            return self.connective_pos(o, c)
+        return self.word_class(o, c)
+
+    def word_class(self, o: Token, c: Token) -> str | None:
+        """ERRANT's last resort for a 1:1 edit: the shared UPOS, the mapped shared dependency,
+        PRON/DET by the correction's dependency (None: the multi-token rules), else OTHER."""
+        if o.pos == c.pos and o.pos not in self.rare_pos:
+            return o.pos
         if o.dep == c.dep and o.dep in self.dep_map:
             return self.dep_map[o.dep]
-        if {po, pc} == {"DET", "PRON"}:
-            if c.dep in _PRON_DEPS:
+        if {o.pos, c.pos} == {"DET", "PRON"}:
+            if c.dep in PRON_DEPS:
                 return "PRON"
             if c.dep == "poss":
                 return "DET"
             return None
         return "OTHER"
 
-    def paradigm_pos(self, o: Token, c: Token) -> str | None:
-        """For one lemma under two UPOS: the POS of the correction when both tags belong to one
-        paradigm (nominal: NOUN PROPN ADJ DET PRON NUM; verbal: VERB AUX or any form with a
-        VerbForm feature, i.e. participles, converbs); None otherwise (derivation: MORPH)."""
-        if not self.paradigm_groups:
+    def spelling(self, o: Token, c: Token) -> str | None:
+        """SPELL when the lexicon rejects the original word, accepts the correction and the two
+        are close: one character edit, or more than half of the characters shared. (When it
+        rejects both, it lacks the word, and says nothing about the spelling.)"""
+        if self.is_valid_word is None or not o.text.isalpha():
             return None
-        verbal = _verbal(o) and _verbal(c)
-        if verbal:
-            return c.pos if c.pos in ("VERB", "AUX") else "VERB"
-        if o.pos in _NOMINAL and c.pos in _NOMINAL:
+        if (Levenshtein.distance(o.lower, c.lower, score_cutoff=1) > 1
+                and 1 - Indel.normalized_distance(o.lower, c.lower) <= 0.5):
+            return None
+        if self.is_valid_word(o.text):  # lookups last: the slow part
+            return None
+        return "SPELL" if not c.text.isalpha() or self._known(c) else None
+
+    def near_miss(self, o: Token, c: Token) -> bool:
+        """Unrelated content words one character edit apart (two for words of 8+ characters),
+        not a prefixed form of each other (може/зможе is word formation): a real-word
+        misspelling."""
+        if o.pos in _CLOSED or c.pos in _CLOSED or min(len(o.text), len(c.text)) < 3:
+            return False
+        if prefixed(o.lower, c.lower):
+            return False
+        limit = 2 if max(len(o.text), len(c.text)) >= 8 else 1
+        return Levenshtein.distance(o.lower, c.lower, score_cutoff=limit) <= limit
+
+    def word_classes(self, t: Token) -> frozenset[str]:
+        """The closed classes of ``t``: the pack's lists when they name the word (the tagger
+        is unsure exactly on such short function words), else its UPOS if closed."""
+        listed = self.words.word_classes(t.text)
+        if listed:
+            return listed
+        return frozenset({t.pos}) & CLOSED_CLASSES
+
+    def closed_class(self, o: Token, c: Token, listed_only: bool = False) -> str | None:
+        """A closed-class word replaced by another of its class (by the pack's lists or the
+        tagger; ``listed_only``: both words in the lists): that class (conjunction,
+        preposition, particle, pronoun, determiner)."""
+        if listed_only:
+            shared = self.words.word_classes(o.text) & self.words.word_classes(c.text)
+        else:
+            shared = self.word_classes(o) & self.word_classes(c)
+        if not shared:
+            return None
+        if c.pos in shared:
             return c.pos
-        return None
+        return next(p for p in _CLASS_ORDER if p in shared)
 
     def connective_pos(self, o: Token, c: Token) -> str | None:
         """A conjunction replacing, or replaced by, another clause-linking word (relative
-        pronoun/determiner/adverb, other conjunction): that conjunction's POS."""
-        if not self.connectives:
-            return None
+        pronoun/determiner/adverb, other conjunction): that conjunction's class."""
         for a, b in ((c, o), (o, c)):
-            if a.pos in _CONJ and b.pos in _CONNECTIVE:
-                return a.pos
+            conj = self._conjunction(a)
+            if conj and (b.pos in _CONNECTIVE or self._conjunction(b)):
+                return conj
         return None
 
-    def feature_suffix(self, pairs: Sequence[tuple[Token, Token]]) -> str:
-        """``:F1+F2`` naming the differing UD features when ``feats`` is on, else ''."""
+    def _conjunction(self, t: Token) -> str | None:
+        """The conjunction class of ``t``: by the tagger, or by the pack's lists when they list
+        the word only as a conjunction (як, коли: the tagger often calls them adverbs)."""
+        if t.pos in _CONJ:
+            return t.pos
+        listed = self.words.word_classes(t.text)
+        if listed and listed <= _CONJ:
+            return sorted(listed)[-1]
+        return None
+
+    def feature_suffix(self, pairs: Sequence[tuple[Token, Token]], implied: str = "",
+                       pos: str = "") -> str:
+        """``:F1+F2`` naming the differing inflectional UD features when ``feats`` is on (with
+        ``implied``, a feature the relation of the lexemes changes though the tagger may not
+        show it: Aspect of aspect partners, Degree of a suppletive comparison). When the two
+        forms got different UPOS and ``pos`` names the error, the features only the other
+        reading has are left out: they belong to the misreading."""
         if not self.feats:
             return ""
-        names = feature_diff(pairs)
-        return ":" + "+".join(names) if names else ""
+        names = {implied} if implied else set()
+        for a, b in pairs:
+            ignore: set[str] = set()
+            if pos and a.pos != b.pos and pos in (a.pos, b.pos):
+                right, wrong = (a, b) if a.pos == pos else (b, a)
+                ignore = set(features(wrong.feats)) - set(features(right.feats))
+            names.update(feature_diff([(a, b)], lexical=False, ignore=ignore))
+        return ":" + "+".join(sorted(names)) if names else ""
 
     # -------------------------------------------------------------- longer edits
     def _shared_tag(self, pos: set[str], deps: set[str]) -> str | None:
@@ -328,67 +445,122 @@ class UDClassifier:
                 return self.dep_map[d]
         return None
 
-    def _inflected(self, o: Token, c: Token) -> bool:
-        if o.pos != c.pos or o.pos not in self.inflected_pos:
-            return False
-        if o.lemma == c.lemma:
-            return True
-        return (self.stem_inflection and self.same_stem is not None
-                and self.same_stem(o.text, c.text))
-
     def pairwise_type(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
-        """Equal-length edits read pair by pair: only inflection changes -> POS:INFL of the head;
-        one lexical change (other pairs inflected to agree) -> the POS of that change."""
-        if len(o) != len(c):
+        """Multi-token edits read word by word (agreement across a span): the changed words are
+        paired by lexeme (:meth:`_pairs`). Only inflection changes -> POS:INFL of the head
+        (nominal heads before their modifiers) with the features changed on every pair; one
+        other change plus inflections that follow it -> the type of that change (``в місто`` ->
+        ``до міста`` is ADP); one word added or dropped whose neighbour only adapts its spelling
+        -> that word's class (``n'`` -> ``ne l'`` is PRON: the elision follows the pronoun)."""
+        paired = self._pairs(o, c)
+        if paired is None:
             return None
-        inflected, lexical = [], []
-        for a, b in zip(o, c, strict=True):
-            if a.text == b.text:
-                continue
-            (inflected if self._inflected(a, b) else lexical).append((a, b))
-        if not inflected and not lexical:
+        pairs, left = paired
+        inflected, other = [], []
+        for a, b in pairs:
+            typ = self.one_to_one(a, b) or "OTHER"
+            (inflected if typ.split(":")[1:2] == ["INFL"] else other).append((a, b, typ))
+        if any(not _function_word(t) and t.lower not in self.words.comparatives for t in left):
+            if (len(left) == 1 and not inflected and left[0].pos not in self.rare_pos
+                    and all(typ == "SPELL" for _, _, typ in other)):
+                return left[0].pos
             return None
-        if not lexical:
-            pos = {a.pos for a, _ in inflected}
+        if not inflected and not other:
+            return None
+        if not other:
+            pos = {typ.split(":")[0] for _, _, typ in inflected}
             head = next(p for p in _HEAD_ORDER if p in pos)
-            return head + ":INFL" + self.feature_suffix(inflected)
-        if inflected and len(lexical) == 1:
-            a, b = lexical[0]
-            if a.pos == b.pos and a.pos not in self.rare_pos:
-                return a.pos
+            names = {n for _, _, typ in inflected for part in typ.split(":")[2:3]
+                     for n in part.split("+")}
+            return head + ":INFL" + (":" + "+".join(sorted(names)) if names else "")
+        if inflected and len(other) == 1:
+            typ = other[0][2]
+            if typ not in ("OTHER", "MORPH"):
+                return typ
         return None
 
+    def _pairs(self, o: Sequence[Token], c: Sequence[Token]
+               ) -> tuple[list[tuple[Token, Token]], list[Token]] | None:
+        """The changed (orig, cor) word pairs of a multi-token edit and the words left over, or
+        None when the sides do not pair up: equal lengths pair position by position; otherwise
+        each word of the shorter side must find its lexeme, in order, on the longer side.
+        Inflection reads through left-over function words added or dropped with the inflection
+        they govern (a particle, determiner, auxiliary, a word of analytic comparison from the
+        pack's ``COMPARATIVE`` list: ``plus bon`` -> ``meilleur``, or an adposition the tagger
+        says governs a case: Slavic ``статею`` -> ``у статті``; an Estonian postposition
+        replacing a case ending, ``minust`` -> ``minu kohta``, is another construction)."""
+        if len(o) == len(c):
+            return [(a, b) for a, b in zip(o, c, strict=True) if a.text != b.text], []
+        short, long_ = (o, c) if len(o) < len(c) else (c, o)
+        pairs, used, j = [], set(), 0
+        for t in short:
+            while j < len(long_) and not (t.text == long_[j].text
+                                          or self.lexeme(t, long_[j]) is not None
+                                          or self.related_forms(t, long_[j]) is not None):
+                j += 1
+            if j == len(long_):
+                return None
+            used.add(j)
+            if t.text != long_[j].text:
+                pairs.append((t, long_[j]) if short is o else (long_[j], t))
+            j += 1
+        return pairs, [long_[k] for k in range(len(long_)) if k not in used]
+
     def multi(self, o: Sequence[Token], c: Sequence[Token]) -> str:
-        """Type of a multi-token replacement."""
-        if self.pairwise:
-            found = self.pairwise_type(o, c)
+        """Type of a multi-token replacement: word by word (:meth:`pairwise_type`), else PRON
+        for a noun phrase replaced by a pronoun or back (``la maison`` -> ``celle``), else the
+        one changed word when the rest is punctuation (``, як`` -> ``коли`` is SCONJ), else the
+        shared UPOS or mapped dependency, else a verb phrase (VERB, VERB:INFL when its content
+        verbs are one lexeme: analytic vs synthetic forms, voice), else OTHER."""
+        o = [self.reanalysed(t) for t in o]
+        c = [self.reanalysed(t) for t in c]
+        found = self.pairwise_type(o, c)
+        if found:
+            return found
+        for one, group in ((o, c), (c, o)):    # a noun phrase for a pronoun, or back
+            if (len(one) == 1 and one[0].pos == "PRON" and len(group) > 1
+                    and all(t.pos in _NOUN_PHRASE for t in group)):
+                return "PRON"
+        wo = [t for t in o if t.pos != "PUNCT"]
+        wc = [t for t in c if t.pos != "PUNCT"]
+        if len(wo) == len(wc) == 1 and (len(wo) < len(o) or len(wc) < len(c)):
+            found = self.one_to_one(wo[0], wc[0])   # a word change with punctuation around it
             if found:
                 return found
+        verb_group = all(verbal(t) for t in o) and all(verbal(t) for t in c)
+        if verb_group:
+            vo = [t for t in o if t.pos != "AUX"] or list(o[-1:])
+            vc = [t for t in c if t.pos != "AUX"] or list(c[-1:])
+            related = self.related_forms(vo[-1], vc[-1])
+            if related is not None or self.lexeme(vo[-1], vc[-1]) is not None:
+                return "VERB:INFL" + self.feature_suffix([(vo[-1], vc[-1])],
+                                                         related[1] if related else "")
         pos = {t.pos for t in o} | {t.pos for t in c}
         found = self._shared_tag(pos, {t.dep for t in o} | {t.dep for t in c})
         if found:
             return found
-        if pos == {"AUX", "VERB"}:
-            if o[-1].lemma == c[-1].lemma:
-                return "VERB:INFL" + self.feature_suffix([(o[-1], c[-1])])
-            return "VERB"
-        return "OTHER"
+        return "VERB" if verb_group else "OTHER"
 
 
-_INTERNAL = re.compile(r"(?<=\w)['\u2019\u02bc\-\u2010\u2011](?=\w)")
-#: word-internal apostrophes and hyphens -> private-use stand-ins (neither punctuation nor space)
-_PROTECT = str.maketrans("'\u2019\u02bc-\u2010\u2011", "\ue000\ue001\ue002\ue003\ue004\ue005")
+_NOUN_PHRASE = frozenset({"DET", "NOUN", "PROPN", "ADJ", "NUM"})
+#: word classes a multi-token inflection edit may add or drop beside its paired words
+_FUNCTION = frozenset({"ADP", "AUX", "DET", "PART", "PUNCT", "CCONJ", "SCONJ"})
 
 
-def _protect(text: str) -> str:
-    """``text`` with word-internal apostrophes and hyphens protected (they are spelling)."""
-    return _INTERNAL.sub(lambda m: m.group(0).translate(_PROTECT), text)
+def _function_word(t: Token) -> bool:
+    return t.pos in _FUNCTION and (t.pos != "ADP" or "Case=" in t.feats)
 
 
-def _punct_part(text: str) -> str:
-    return "".join(ch for ch in _protect(text) if is_punct_char(ch))
+def _wordlike(t: Token) -> bool:
+    return any(ch.isalnum() for ch in t.text)
 
 
-def _words(text: str) -> str:
-    """``text`` without punctuation and whitespace (word-internal marks kept)."""
-    return "".join(ch for ch in _protect(text) if not ch.isspace() and not is_punct_char(ch))
+def _governor(sent: Sentence, start: int) -> Token | None:
+    """The preposition left of position ``start`` across at most two modifiers, or None."""
+    for k in range(start - 1, max(-1, start - 4), -1):
+        t = sent[k]
+        if t.pos == "ADP":
+            return t
+        if t.pos not in _MODIFIERS:
+            return None
+    return None

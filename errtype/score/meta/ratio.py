@@ -28,21 +28,16 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
-from .. import m2
-from ..errors import InputError, LineCountError
-from ..m2 import M2Block, M2Edit, annotation_block, read_m2
-from .base import ErrantMetric, Metric, ScoreInput, get_metric, sentence_counts
-from .common import ScoreResult, prf, signature
+from ...errors import InputError, LineCountError
+from ...m2 import M2Block, M2Edit, read_m2
+from ..common import ScoreResult, prf, sentence_counts, signature
+from ..edits.errant import ErrantMetric
+from ..extract import annotate_to_blocks, apply_edits
+from ..registry import Metric, ScoreInput, get_metric
 
 Counts = tuple[float, float, float]
 #: (hypothesis sentences, gold M2 blocks of a subset, the hypothesis' own edits or None)
 Scorer = Callable[[Sequence[str], Sequence[M2Block], Sequence[Sequence[M2Edit]] | None], Counts]
-
-
-def apply_edits(tokens: Sequence[str], edits: Sequence[M2Edit]) -> str:
-    """The corrected sentence of one annotator: :func:`errtype.m2.apply_edits` with the default
-    (m2scorer-style) rules, joined by spaces."""
-    return m2.apply_edits(tokens, edits).text
 
 
 # --------------------------------------------------------------------------- the annotated corpus
@@ -111,7 +106,7 @@ class Annotations:
                 raise LineCountError(f"reference {k} has {len(ref)} lines for "
                                      f"{len(sources)} sources")
         if annotator is None:
-            from .. import load
+            from ... import load
 
             annotator = load(lang)
         items = [(s, [r[i] for r in references]) for i, s in enumerate(sources)]
@@ -142,12 +137,6 @@ class Annotations:
         return out
 
 
-def annotate_to_blocks(annotator: Any, items: Iterable[tuple[str, Sequence[str]]],
-                       tokenize: bool = False) -> list[M2Block]:
-    """M2 blocks of (source, [correction, ...]) pairs; correction k is annotator k."""
-    return [annotation_block(ann) for ann in annotator.annotate_stream(items, tokenize=tokenize)]
-
-
 # --------------------------------------------------------------------------- scorers
 
 
@@ -159,7 +148,7 @@ def _own_blocks(gold: Sequence[M2Block], own: Sequence[Sequence[M2Edit]]) -> lis
 
 def metric_scorer(metric: Metric, name: str | None = None) -> Scorer:
     """Corpus (tp, fp, fn) of any count-based metric of the registry
-    (:func:`errtype.score.base.get_metric`); annotators are scored with their own edits."""
+    (:func:`errtype.score.get_metric`); annotators are scored with their own edits."""
 
     def score(hyps: Sequence[str], gold: Sequence[M2Block],
               own: Sequence[Sequence[M2Edit]] | None = None) -> Counts:

@@ -24,16 +24,18 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from ..errors import InputError, LineCountError
-from ..m2 import M2Block, M2Edit, annotation_block, read_m2
-from .common import ScoreResult, prf, signature
+from ...errors import InputError, LineCountError
+from ...m2 import M2Block, M2Edit, annotation_block, read_m2
+from ..common import ScoreResult, prf, signature
+from ..registry import ScoreInput, register
 
 __all__ = [
-    "MODES", "ErrantResult", "SentenceCountError", "SourceMismatchError", "aggregate_types",
-    "annotate_blocks", "coder_edits", "compare_edits", "errant_prf", "errant_score",
-    "errant_score_text", "format_cat_table", "format_main_table", "format_verbose",
+    "MODES", "ErrantMetric", "ErrantResult", "SentenceCountError", "SourceMismatchError",
+    "aggregate_types", "annotate_blocks", "coder_edits", "compare_edits", "errant_prf",
+    "errant_score", "errant_score_text", "format_cat_table", "format_main_table",
+    "format_verbose",
 ]
 
 NOOP = "noop"
@@ -384,16 +386,7 @@ def errant_score(
             sent["pairs"] = pairs
         sentences.append(sent)
     p, r, f = errant_prf(TP, FP, FN, beta)
-    settings: dict[str, Any] = {"mode": mode, "beta": beta}
-    if single:
-        settings["single"] = "yes"
-    if multi:
-        settings["multi"] = "yes"
-    if filt:
-        settings["filt"] = ",".join(filt)
-    settings["round"] = 4
-    settings["compat"] = "errant-3.0.2"
-    settings.update(extra_settings or {})
+    settings = _settings(mode, beta, single, multi, filt, extra_settings)
     per_type = {}
     for t, (a, b, c) in sorted(aggregate_types(types, cat).items()):
         tp_p, tp_r, tp_f = errant_prf(a, b, c, beta)
@@ -407,6 +400,22 @@ def errant_score(
         per_type=per_type,
         mode=mode, beta=beta, cat=cat, type_counts=types,
     )
+
+
+def _settings(mode: str, beta: float, single: bool, multi: bool, filt: Sequence[str],
+              extra: dict[str, Any] | None) -> dict[str, Any]:
+    """The settings of an ERRANT score, in signature order."""
+    settings: dict[str, Any] = {"mode": mode, "beta": float(beta)}
+    if single:
+        settings["single"] = "yes"
+    if multi:
+        settings["multi"] = "yes"
+    if filt:
+        settings["filt"] = ",".join(filt)
+    settings["round"] = 4
+    settings["compat"] = "errant-3.0.2"
+    settings.update(extra or {})
+    return settings
 
 
 def _lockstep(hyp: Iterator[M2Block], ref: Iterator[M2Block], hname: str, rname: str
@@ -462,13 +471,13 @@ def errant_score_text(
     whitespace-tokenised unless ``tokenize``; ``lev``/``merging`` as in errant_parallel.
     ``annotator`` defaults to ``errtype.load(lang)``; ``options`` go to :func:`errant_score`.
     """
-    from ..textio import read_parallel
+    from ...textio import read_parallel
 
     if not refs:
         raise ValueError("at least one reference text file is needed")
     lines = [texts for _, texts in read_parallel([orig, hyp, *refs], errors=encoding_errors)]
     if annotator is None:
-        from .. import load  # the parser is loaded only when this mode is used
+        from ... import load  # the parser is loaded only when this mode is used
 
         annotator = load(lang)
     anns = list(annotator.annotate_stream(((t[0], t[1:]) for t in lines), lev=lev,
@@ -481,3 +490,62 @@ def errant_score_text(
                           extra_settings=extra, **options)
     result.notes.append(f"edits extracted from {orig} by errtype's {annotator.lang} annotator")
     return result
+
+
+# --------------------------------------------------------------------------------------------
+# The registered metric
+
+
+@register("errant")
+@dataclass
+class ErrantMetric:
+    """errant_compare (span-based correction by default; every option of errant_compare:
+    ``mode``, ``beta``, ``single``, ``multi``, ``filt``, ``cat``); hypotheses without edits are
+    annotated with ``errtype.load(lang)`` (or the given annotator)."""
+
+    mode: str = "cs"
+    beta: float = 0.5
+    single: bool = False
+    multi: bool = False
+    filt: Sequence[str] = ()
+    cat: int | None = None
+    lang: str = "en"
+    annotator: Any = field(default=None, repr=False, compare=False)
+    #: how a scoring suite makes the gold edits from an M2 gold (errtype.score.suite.EDIT_GOLD)
+    gold_edits: str = "m2"
+    name: str = "errant"
+    uses: ClassVar[tuple[str, ...]] = ("gold", "hyp_edits")
+
+    @property
+    def main(self) -> str:
+        """The headline key of the result: errant_compare's ``f{beta}`` (``f0.5``)."""
+        return f"f{float(self.beta)}"
+
+    def settings(self) -> dict[str, Any]:
+        return _settings(self.mode, self.beta, self.single, self.multi, tuple(self.filt),
+                         self._gold_setting())
+
+    def _gold_setting(self) -> dict[str, str]:
+        return {"gold": self.gold_edits} if self.gold_edits != "m2" else {}
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`errant_score` these settings stand for."""
+        return {"mode": self.mode, "beta": self.beta, "single": self.single,
+                "multi": self.multi, "filt": tuple(self.filt), "cat": self.cat}
+
+    def score_blocks(self, hyp: str | os.PathLike[str] | Iterable[M2Block],
+                     ref: str | os.PathLike[str] | Iterable[M2Block], **kwargs: Any
+                     ) -> ErrantResult:
+        """:func:`errant_score` of hypothesis and reference M2 with these settings (``kwargs``:
+        ``trace``, ``hyp_name``, ``ref_name``, ...)."""
+        return errant_score(hyp, ref, **self.options(), extra_settings=self._gold_setting(),
+                            **kwargs)
+
+    def hyp_blocks(self, data: ScoreInput) -> list[M2Block]:
+        """The hypothesis' edits: given, or extracted with the annotator (once per system)."""
+        from ..extract import hypothesis_blocks
+
+        return hypothesis_blocks(data, self.lang, self.annotator)
+
+    def score(self, data: ScoreInput) -> ScoreResult:
+        return self.score_blocks(self.hyp_blocks(data), list(data.gold), hyp_name=data.name)

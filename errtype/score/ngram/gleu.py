@@ -24,20 +24,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import add
-from typing import Any
+from typing import Any, ClassVar
 
-from ..errors import InputError, LineCountError
-from ..m2 import read_m2
-from ..textio import read_lines
-from ._checks import misaligned, misalignment_note
-from .common import ScoreResult, signature
+from ...errors import InputError, LineCountError
+from ...m2 import is_m2, read_m2
+from ...textio import read_lines
+from .._checks import misaligned, misalignment_note
+from ..common import ScoreResult, signature
+from ..registry import ScoreInput, register
 from .py2random import py2_randints, py3_randints
 
 PathLike = str | os.PathLike[str]
 Z95 = 1.959963984540054  # scipy.stats.norm.ppf(0.975)
 FIELD = 64  # bits per packed statistic (corpus sums stay far below 2**64)
 
-__all__ = ["GLEU", "gleu", "gleu_human", "read_gleu_inputs", "sentence_stats", "tokenize"]
+__all__ = ["GLEU", "GleuMetric", "gleu", "gleu_human", "read_gleu_inputs", "sentence_stats",
+           "tokenize"]
 
 _ASCII_WS = re.compile(r"[ \t\n\r\x0b\x0c]+")
 _PY3_ONLY_WS = frozenset("\x1c\x1d\x1e\x1f")
@@ -238,15 +240,17 @@ class GLEU:
         )
 
 
-def m2_references(path: PathLike, sources: Sequence[str] | None = None) -> list[list[str]]:
+def m2_references(path: PathLike, sources: Sequence[str] | None = None,
+                  missing: str = "first") -> list[list[str]]:
     """One reference per annotator of an M2 file: its edits applied to the ``S`` sentence.
 
-    The first alternative of each edit is used and ``-NONE-`` deletes; an annotator without
-    edits in a block keeps the sentence unchanged. With ``sources`` each ``S`` sentence must
+    The first alternative of each edit is used and ``-NONE-`` deletes; an annotator absent from
+    a block that lists others corrected as the first one (``missing``: see
+    :func:`errtype.score.extract.gold_references`). With ``sources`` each ``S`` sentence must
     equal (token for token) the corresponding source line, else ``InputError`` names the M2 file
     and line.
     """
-    from .ratio import apply_edits
+    from ..extract import gold_references
 
     blocks = list(read_m2(path))
     if sources is not None:
@@ -258,13 +262,7 @@ def m2_references(path: PathLike, sources: Sequence[str] | None = None) -> list[
                 raise InputError(f"the reference's source sentence differs from line {i + 1} "
                                  f"of the source file: {b.source[:60]!r} vs {src[:60]!r}",
                                  path=str(path), line=b.line)
-    anns = sorted({a for b in blocks for a in b.annotators()}) or [0]
-    refs: list[list[str]] = [[] for _ in anns]
-    for b in blocks:
-        by_ann = b.edits_by_annotator()
-        for r, a in enumerate(anns):
-            refs[r].append(apply_edits(b.tokens, by_ann.get(a, [])))
-    return refs
+    return gold_references(blocks, missing)
 
 
 def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
@@ -272,10 +270,11 @@ def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
                      ) -> tuple[list[str], list[list[str]], list[str]]:
     """Read source, references and hypothesis (line counts checked before scoring).
 
-    A reference path ending in ``.m2`` gives one reference per annotator (see
+    An M2 reference (:func:`errtype.m2.is_m2`) gives one reference per annotator (see
     :func:`m2_references`), checked against the source sentences.
     """
-    plain = [r for r in references if not str(r).endswith(".m2")]
+    m2 = {str(r) for r in references if is_m2(r)}
+    plain = [r for r in references if str(r) not in m2]
     paths: list[PathLike] = [source, *plain]
     if hypothesis is not None:
         paths.append(hypothesis)
@@ -289,7 +288,7 @@ def read_gleu_inputs(source: PathLike, references: Sequence[PathLike],
     by_path = dict(zip(map(str, plain), texts[1:1 + len(plain)], strict=True))
     refs: list[list[str]] = []
     for r in references:
-        if str(r).endswith(".m2"):
+        if str(r) in m2:
             refs += m2_references(r, src)
         else:
             refs.append(by_path[str(r)])
@@ -306,3 +305,36 @@ def gleu_human(sources: Sequence[str], references: Sequence[Sequence[str]],
                **settings: Any) -> ScoreResult:
     """The "human" GLEU: each reference against the others, averaged."""
     return GLEU(**settings).human(sources, references)
+
+
+@register("gleu")
+@dataclass
+class GleuMetric:
+    """GLEU+ against the reference texts, or else the gold annotators' corrected sentences (one
+    reference per annotator; ``missing``: see :func:`errtype.score.extract.gold_references`)."""
+
+    order: int = 4
+    iterations: int = 500
+    draw: str = "py2"
+    tokenize: str = "py2"
+    sentence_level: bool = True
+    missing: str = "first"
+    name: str = "gleu"
+    main: ClassVar[str] = "gleu"
+    uses: ClassVar[tuple[str, ...]] = ("references",)
+
+    def scorer(self) -> GLEU:
+        """The configured :class:`GLEU`."""
+        return GLEU(order=self.order, iterations=self.iterations, draw=self.draw,
+                    tokenize=self.tokenize, sentence_level=self.sentence_level)
+
+    def settings(self) -> dict[str, Any]:
+        return {"n": self.order, "iterations": self.iterations, "draw": self.draw,
+                "refs": f"texts-or-m2-{self.missing}", "variant": "gleu+2016"}
+
+    def score(self, data: ScoreInput) -> ScoreResult:
+        from ..extract import gold_references
+
+        refs = (data.references if data.references is not None
+                else gold_references(data.gold, self.missing))
+        return self.scorer().score(list(data.sources or []), refs, list(data.hypotheses))

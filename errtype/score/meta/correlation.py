@@ -24,8 +24,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from .common import prf
+from ...errors import InputError
+from ..common import prf
 
 # --------------------------------------------------------------------------- correlations
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, ResourceError
+from ...errors import InputError, ResourceError
 
 LN10 = math.log(10.0)
 #: log10 probability given to an out-of-vocabulary word when the model has no ``<unk>``.

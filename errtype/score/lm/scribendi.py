@@ -21,15 +21,18 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from rapidfuzz import fuzz
 from rapidfuzz import utils as rf_utils
 from rapidfuzz.distance import Indel, Levenshtein
 
-from ..errors import LineCountError
-from .common import ScoreResult, signature
-from .lm import LanguageModel, load_lm
+from ...errors import LineCountError
+from ..common import ScoreResult, signature
+from ..registry import ScoreInput, register
+from . import models
+from .models import LanguageModel
 
 TSR_MODES = ("fuzzywuzzy", "difflib", "float")
 _NON_WORD = re.compile(r"(?ui)\W")
@@ -106,7 +109,7 @@ class Scribendi:
                  tsr: str = "fuzzywuzzy", batch_size: int | None = None) -> None:
         if tsr not in TSR_MODES:
             raise ValueError(f"unknown token-sort mode {tsr!r}; use one of {', '.join(TSR_MODES)}")
-        self.lm = lm if isinstance(lm, LanguageModel) else load_lm(lm or "default")
+        self.lm = lm if isinstance(lm, LanguageModel) else models.load_lm(lm or "default")
         self.threshold = threshold
         self.tsr = tsr
         self.batch_size = batch_size
@@ -155,3 +158,38 @@ def scribendi(sources: Sequence[str], hypotheses: Sequence[str],
     """Score one system (convenience wrapper around :class:`Scribendi`)."""
     return Scribendi(lm, threshold=threshold, tsr=tsr, batch_size=batch_size).score(
         sources, hypotheses)
+
+
+@register("scribendi")
+@dataclass
+class ScribendiMetric:
+    """The Scribendi score of a system's hypotheses against its sources (no references); the
+    language model (``lm``: a :func:`~errtype.score.lm.models.load_lm` spec, with its
+    ``batch_size``, ``lowercase``, ``local_files_only`` and ``device``) is loaded on first use and
+    its perplexities are shared by every system this object scores."""
+
+    lm: str = "default"
+    threshold: float = 0.8
+    tsr: str = "fuzzywuzzy"
+    batch_size: int | None = None
+    lowercase: bool = False
+    local_files_only: bool = False
+    device: str = "cpu"
+    name: str = "scribendi"
+    main: ClassVar[str] = "score"
+    scale: ClassVar[float] = 1
+    uses: ClassVar[tuple[str, ...]] = ()
+    _scorer: Scribendi | None = field(default=None, init=False, repr=False, compare=False)
+
+    def scorer(self) -> Scribendi:
+        if self._scorer is None:
+            lm = models.load_lm(self.lm, batch_size=self.batch_size, lowercase=self.lowercase,
+                         local_files_only=self.local_files_only, device=self.device)
+            self._scorer = Scribendi(lm, threshold=self.threshold, tsr=self.tsr)
+        return self._scorer
+
+    def settings(self) -> dict[str, Any]:
+        return {"lm": self.lm, "threshold": self.threshold, "tsr": self.tsr}
+
+    def score(self, data: ScoreInput) -> ScoreResult:
+        return self.scorer().score(list(data.sources or []), list(data.hypotheses))

@@ -35,11 +35,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import LineCountError
-from ..m2 import M2Block, read_m2
-from ..textio import read_lines
-from ._checks import misaligned, misalignment_note
-from .common import ScoreResult, prf, signature
+from ...errors import LineCountError
+from ...m2 import M2Block, read_m2
+from ...textio import read_lines
+from .._checks import misaligned, misalignment_note
+from ..common import ScoreResult, f_key, prf, signature
+from ..registry import ScoreInput, register
 
 EPSILON = 0.001
 SHIFT = 24  # arc attributes are packed as dist << SHIFT | unchanged tokens
@@ -47,8 +48,8 @@ MASK = (1 << SHIFT) - 1
 PathLike = str | os.PathLike[str]
 
 __all__ = [
-    "BudgetExceeded", "GoldEdit", "GoldSentence", "MaxMatch", "SentenceScore", "SysEdit",
-    "gold_from_blocks", "load_gold", "maxmatch", "read_hypotheses", "sentence_edits",
+    "BudgetExceeded", "GoldEdit", "GoldSentence", "MaxMatch", "MaxMatchMetric", "SentenceScore",
+    "SysEdit", "gold_from_blocks", "load_gold", "maxmatch", "read_hypotheses", "sentence_edits",
 ]
 
 
@@ -516,17 +517,20 @@ class BudgetExceeded(Exception):
     """A sentence's lattice grew past ``max_arcs`` transitive arcs (only with a budget set)."""
 
 
+#: annotator -> (system edits chosen against that annotator, gold edits they match)
+AnnotatorEdits = dict[int, tuple[list[SysEdit], list[GoldEdit]]]
+
+
 def sentence_edits(source: str, hypothesis: str, golds: dict[int, list[GoldEdit]],
                    max_unchanged_words: int = 2, ignore_whitespace_casing: bool = False,
-                   max_arcs: int | None = None
-                   ) -> dict[int, tuple[list[SysEdit], list[GoldEdit]]]:
+                   max_arcs: int | None = None) -> AnnotatorEdits:
     """Per annotator: the system edits chosen against that annotator and the gold edits matched.
 
     ``max_arcs`` (default: no limit) raises :class:`BudgetExceeded` when the transitive arcs of
     the sentence exceed it.
     """
     src, hyp = source.split(), hypothesis.split()
-    out: dict[int, tuple[list[SysEdit], list[GoldEdit]]] = {}
+    out: AnnotatorEdits = {}
     if src == hyp:
         return {a: ([], []) for a in golds}
     graph = _Graph(src, hyp, max_unchanged_words, max_arcs)
@@ -597,23 +601,40 @@ class MaxMatch:
             out["max_arcs"] = self.max_arcs
         return out
 
-    def iter_sentences(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence]
+    def _sentence(self, idx: int, hyp: str, sent: GoldSentence) -> AnnotatorEdits:
+        try:
+            return sentence_edits(sent.source, hyp, sent.annotators, self.max_unchanged_words,
+                                  self.ignore_whitespace_casing, self.max_arcs)
+        except BudgetExceeded:
+            self.budget_hits.append(idx)
+            return {a: ([], []) for a in sent.annotators}
+
+    def edits(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence]
+              ) -> list[AnnotatorEdits]:
+        """Per sentence and annotator: the system edits chosen against that annotator and the
+        gold edits they match (what the corpus and the sentence-level scores are made of)."""
+        if len(hypotheses) != len(gold):
+            raise LineCountError(f"{len(hypotheses)} hypotheses for {len(gold)} gold sentences")
+        self.budget_hits = []
+        return [self._sentence(idx, hyp, sent)
+                for idx, (hyp, sent) in enumerate(zip(hypotheses, gold, strict=True))]
+
+    def iter_sentences(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence],
+                       edits: Sequence[AnnotatorEdits] | None = None
                        ) -> Iterator[SentenceScore]:
-        """Per-sentence counts of the greedily chosen annotator (the running totals matter)."""
+        """Per-sentence counts of the greedily chosen annotator (the running totals matter).
+
+        ``edits`` are :meth:`edits` computed before (else each sentence is computed in turn).
+        """
         if len(hypotheses) != len(gold):
             raise LineCountError(f"{len(hypotheses)} hypotheses for {len(gold)} gold sentences")
         beta = self.beta
         b2 = beta * beta
         tc = tp_ = tg = 0.0
-        self.budget_hits = []
+        if edits is None:
+            self.budget_hits = []
         for idx, (hyp, sent) in enumerate(zip(hypotheses, gold, strict=True)):
-            try:
-                per = sentence_edits(sent.source, hyp, sent.annotators,
-                                     self.max_unchanged_words, self.ignore_whitespace_casing,
-                                     self.max_arcs)
-            except BudgetExceeded:
-                self.budget_hits.append(idx)
-                per = {a: ([], []) for a in sent.annotators}
+            per = edits[idx] if edits is not None else self._sentence(idx, hyp, sent)
             best: SentenceScore | None = None
             f_max, max_c = -1.0, -1.0
             min_p = min_g = float("inf")
@@ -632,13 +653,15 @@ class MaxMatch:
             tg += best.gold
             yield best
 
-    def score(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence]) -> ScoreResult:
-        """Corpus and per-sentence scores, per-type recall counts and the signature."""
+    def score(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence],
+              edits: Sequence[AnnotatorEdits] | None = None) -> ScoreResult:
+        """Corpus and per-sentence scores, per-type recall counts and the signature
+        (``edits``: :meth:`edits` computed before, with :attr:`budget_hits` as they left it)."""
         t0 = time.perf_counter()
         sentences: list[dict[str, Any]] = []
         per_type: dict[str, dict[str, float]] = {}
         tc = tp_ = tg = 0
-        for idx, s in enumerate(self.iter_sentences(hypotheses, gold)):
+        for idx, s in enumerate(self.iter_sentences(hypotheses, gold, edits)):
             tc += s.correct
             tp_ += s.proposed
             tg += s.gold
@@ -654,7 +677,7 @@ class MaxMatch:
             for t in _fp_types(s):
                 per_type.setdefault(t, {"tp": 0, "fp": 0, "fn": 0})["fp"] += 1
         p, r, f = final_prf(float(tc), float(tp_), float(tg), self.beta)
-        fkey = f"f{self.beta:g}"
+        fkey = f_key(self.beta)
         notes = ["per-type: tp/fn by gold type; a system edit matching no gold edit is a fp "
                  "of the type of the chosen annotator's gold edit on the same span, else of an "
                  "overlapping one, else of UNTYPED (system edits carry no type)"]
@@ -697,3 +720,51 @@ def maxmatch(hypotheses: Sequence[str], gold: Sequence[GoldSentence] | PathLike,
         raise LineCountError(f"{len(hypotheses)} hypotheses for {len(gold)} gold sentences")
     return MaxMatch(beta, max_unchanged_words, ignore_whitespace_casing, max_arcs).score(
         hypotheses, gold)
+
+
+@register("maxmatch")
+@dataclass
+class MaxMatchMetric:
+    """m2scorer 3.2; every sentence also gets ``tp = correct``, ``fp = proposed - correct``,
+    ``fn = gold - correct`` of its chosen annotator."""
+
+    beta: float = 0.5
+    max_unchanged_words: int = 2
+    ignore_whitespace_casing: bool = False
+    max_arcs: int | None = None
+    name: str = "maxmatch"
+
+    @property
+    def main(self) -> str:
+        return f_key(self.beta)
+
+    def scorer(self) -> MaxMatch:
+        """The configured :class:`MaxMatch`."""
+        return MaxMatch(self.beta, self.max_unchanged_words, self.ignore_whitespace_casing,
+                        self.max_arcs)
+
+    def settings(self) -> dict[str, Any]:
+        return self.scorer().settings()
+
+    def score(self, data: ScoreInput) -> ScoreResult:
+        scorer = self.scorer()
+        gold = gold_from_blocks(data.gold)
+        res = scorer.score(list(data.hypotheses), gold, shared_edits(scorer, data, gold))
+        for s in res.sentences:
+            s["tp"], s["fp"], s["fn"] = (s["correct"], s["proposed"] - s["correct"],
+                                         s["gold"] - s["correct"])
+        return res
+
+
+def shared_edits(scorer: MaxMatch, data: ScoreInput, gold: Sequence[GoldSentence]
+                 ) -> list[AnnotatorEdits]:
+    """:meth:`MaxMatch.edits` of the system, computed once per edit-path setting and shared by
+    MaxMatch and SentM2 through ``data.shared`` (the scorer's budget hits are restored)."""
+    key = ("maxmatch-edits", scorer.max_unchanged_words, scorer.ignore_whitespace_casing,
+           scorer.max_arcs)
+    hit = data.shared.get(key)
+    if hit is None:
+        hit = data.shared[key] = (scorer.edits(list(data.hypotheses), gold),
+                                  list(scorer.budget_hits))
+    scorer.budget_hits = list(hit[1])
+    return hit[0]

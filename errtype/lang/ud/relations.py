@@ -1,0 +1,200 @@
+"""How two forms of an edit relate as words: one lexeme, related lexemes (aspect partners, the
+reflexive voice, suppletive comparison), and whether the tagger's analysis of a form can be
+right. A mixin of :class:`~errtype.lang.ud.classifier.UDClassifier`, which holds the resources it
+reads: the lexicon (``is_valid_word``, ``stems``), the stem test and the pack's word lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from ...tokens import Token
+from .morph import features, lemma_of, prefixed, suffixed, verbal
+from .wordlists import WordLists
+
+__all__ = ["INFLECTED_POS", "LexemeRelations"]
+
+#: UPOS that inflect in UD languages (DET too: articles and determiners agree in case/gender)
+INFLECTED_POS = frozenset({"ADJ", "AUX", "DET", "PRON", "PROPN", "NOUN", "VERB", "NUM", "ADV"})
+_NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "DET", "PRON", "NUM"})
+#: word classes without inflection: a lemma other than the form is a misreading
+_UNINFLECTED = frozenset({"ADV", "ADP", "CCONJ", "SCONJ", "PART", "INTJ"})
+#: classes for which Gender is inflection (agreement), not a property of the lexeme
+_GENDER_AGREES = frozenset({"ADJ", "DET", "PRON", "NUM"})
+
+
+class LexemeRelations:
+    """Relations of two forms read from the tagger's analyses and the language's resources."""
+
+    inflected_pos = INFLECTED_POS
+    is_valid_word: Callable[[str], bool] | None
+    same_stem: Callable[[str, str], bool] | None
+    stems: Callable[[str], frozenset[str]] | None
+    words: WordLists
+
+    def lexeme(self, o: Token, c: Token) -> str | None:
+        """How the two forms are known to be one lexeme: ``"lemma"`` (the tagger's lemmas
+        agree), ``"lexicon"`` (the lexicon gives them a common lemma, :meth:`_readings`),
+        ``"stem"`` (the stem test), else None."""
+        if lemma_of(o) and lemma_of(o) == lemma_of(c):
+            return "lemma"
+        if self.stems is not None and self.stems(o.text) & self._readings(c):
+            return "lexicon"
+        if self.same_stem is not None and self.same_stem(o.text, c.text):
+            return "stem"
+        return None
+
+    def _readings(self, t: Token) -> frozenset[str]:
+        """The lexicon's lemmas of ``t``, narrowed to the tagger's when it is one of them
+        (``content`` is ``content`` or a form of ``conter``; tagged ``content``, it is not
+        ``conter``). Applied to the correction only: on the erroneous side the tagger is
+        often wrong (``разом`` tagged ADV is also a form of ``раз``)."""
+        stems = self.stems(t.text) if self.stems is not None else frozenset()
+        lemma = lemma_of(t)
+        return frozenset((lemma,)) if lemma in stems else stems
+
+    def plausible(self, t: Token) -> bool | None:
+        """Whether the tagger's analysis of ``t`` can be right (None: nothing tells).
+
+        Implausible: a verb whose lemma does not end like the language's verb lemmas (pack
+        ``INFINITIVE``: ``rouge`` VERB); a verb with a case but no VerbForm (``çantama``); a
+        lemma the lexicon does not give the form; a word
+        class that does not inflect (ADV, ADP, conjunctions, PART, INTJ) with a lemma the
+        lexicon gives as the lemma of another form (``mangent`` ADV ``manger``). Plausible:
+        the lexicon gives the form that lemma."""
+        lemma = lemma_of(t)
+        if t.pos == "VERB" and lemma and not self._verb_lemma(t):
+            return False
+        feats = features(t.feats)
+        if t.pos == "VERB" and "Case" in feats and "VerbForm" not in feats:
+            return False    # only non-finite verb forms (VerbForm) take a case
+        if self.stems is None:
+            return None
+        stems = self.stems(t.text)
+        if not stems:
+            return None
+        if t.pos in _UNINFLECTED and lemma != t.lower and lemma in stems:
+            return False
+        return lemma in stems
+
+    def _verb_lemma(self, t: Token) -> bool:
+        """``t`` can be a verb: its tagger lemma or a lemma the lexicon gives it ends like the
+        language's verb lemmas (always true without a pack ``INFINITIVE`` list)."""
+        if not self.words.infinitives:
+            return True
+        lemmas = {lemma_of(t)} | (self.stems(t.text) if self.stems is not None else frozenset())
+        return any(self.words.infinitive(lemma) for lemma in lemmas if lemma)
+
+    def reanalysed(self, t: Token) -> Token:
+        """``t`` as a verb when the tagger misread one (it is often wrong exactly on the edited
+        word): its analysis is implausible (:meth:`plausible`) and every lemma the lexicon gives
+        the form ends like the language's verb lemmas (pack ``INFINITIVE`` list: French
+        ``viens`` tagged NOUN ``vien`` is a form of ``venir``). The lexicon's lemma replaces
+        the tagger's; the tagger's features, read for another word class, are dropped."""
+        if self.stems is None or not self.words.infinitives or t.pos in ("VERB", "AUX"):
+            return t
+        stems = self.stems(t.text)
+        if (not stems or not all(self.words.infinitive(s) for s in stems)
+                or self.plausible(t) is not False):
+            return t
+        return replace(t, pos="VERB", lemma=min(stems), feats="")
+
+    def inflection_pos(self, o: Token, c: Token, lexeme: str) -> str | None:
+        """The POS naming an inflection error between two forms of one lexeme, or None
+        (derivation).
+
+        Same UPOS: that UPOS. Two UPOS of one paradigm (:meth:`paradigm_pos`): the correction's.
+        Otherwise the tagger misread one side (the erroneous form especially: it is an error):
+        the side whose tagger lemma the lexicon confirms is believed, the correction by default;
+        with only the stem test as evidence, this needs a sign that the original's analysis is
+        implausible (its lemma unconfirmed by the lexicon, or the word unknown to it), else it is
+        derivation.
+        """
+        if o.pos == c.pos:
+            return o.pos if o.pos in self.inflected_pos else None
+        pos = self.paradigm_pos(o, c)
+        if pos:
+            return pos
+        po, pc = self.plausible(o), self.plausible(c)
+        if pc is False and po is not False:
+            trusted = o
+        elif lexeme != "stem" or po is False or (po is None and self._unknown(o)):
+            trusted = c
+        else:
+            return None
+        return trusted.pos if trusted.pos in self.inflected_pos else None
+
+    def paradigm_pos(self, o: Token, c: Token) -> str | None:
+        """For one lexeme under two UPOS: the POS naming it when both tags belong to one
+        paradigm; None otherwise.
+
+        Nominal (NOUN PROPN ADJ DET PRON NUM): the correction's, but the agreeing class when
+        Gender changes and the original's when only its analysis is plausible. Verbal (VERB,
+        AUX, any form with a VerbForm feature: participles and converbs, or an adjective beside
+        a plausible verb, as taggers often leave participles without VerbForm: наповнено/
+        наповнене): VERB or AUX."""
+        verb = next((t for t in (o, c) if t.pos in ("VERB", "AUX")), None)
+        if ((verbal(o) or o.pos == "ADJ") and (verbal(c) or c.pos == "ADJ")
+                and verb is not None and self._verb_lemma(verb)):
+            return c.pos if c.pos in ("VERB", "AUX") else "VERB"
+        if o.pos in _NOMINAL and c.pos in _NOMINAL:
+            if features(o.feats).get("Gender") != features(c.feats).get("Gender"):
+                # nouns do not change gender: the agreeing reading is the right one
+                for t in (c, o):
+                    if t.pos in _GENDER_AGREES:
+                        return t.pos
+            if self.plausible(c) is False and self.plausible(o):
+                return o.pos
+            return c.pos
+        return None
+
+    def related_forms(self, o: Token, c: Token) -> tuple[str, str] | None:
+        """Two lexemes that grammar pairs as forms of one word, with the POS to name them:
+        aspect partners (verbs whose lemmas differ by a short prefix, the correction with an
+        Aspect: писати/написати, robić/zrobić, делать/сделать; or share a stem with Aspect
+        values that differ: давати/дати), verbs whose lemmas differ by a short suffix (the
+        reflexive voice: використовувати/використовуватися) and suppletive comparison from
+        the pack's DEGREE lists (добрий/кращий, good/better). Lemmas are the tagger's and, for
+        a form whose tagger lemma the lexicon does not give it, the lexicon's. Returns (POS,
+        the feature the relation changes: Aspect, Degree or '' for voice)."""
+        if verbal(o) and verbal(c):
+            ao, ac = features(o.feats).get("Aspect"), features(c.feats).get("Aspect")
+            pairs = [(lo, lc) for lo in self._lemmas(o) for lc in self._lemmas(c)]
+            verb = c.pos if c.pos in ("VERB", "AUX") else "VERB"
+            if ac and any(prefixed(lo, lc) for lo, lc in pairs):
+                return verb, "Aspect"   # the original's Aspect is often misread: it is the error
+            if ao and ac and ao != ac and self.same_stem is not None and any(
+                    self.same_stem(lo, lc) for lo, lc in pairs):
+                return verb, "Aspect"
+            if o.pos == c.pos and any(suffixed(lo, lc) for lo, lc in pairs):
+                return verb, ""
+        if self.words.comparison(lemma_of(o) or o.lower, lemma_of(c) or c.lower) or \
+                self.words.comparison(o.lower, c.lower):
+            pos = c.pos if c.pos in ("ADJ", "ADV") else o.pos if o.pos in ("ADJ", "ADV") else None
+            return (pos, "Degree") if pos else None
+        return None
+
+    def _lemmas(self, t: Token) -> set[str]:
+        """The tagger's lemma of ``t``, or the lexicon's when it does not confirm the tagger's."""
+        lemma = lemma_of(t)
+        if self.plausible(t) is False and self.stems is not None:
+            return set(self.stems(t.text)) | ({lemma} if lemma else set())
+        return {lemma} if lemma else set()
+
+    def _two_words(self, o: Token, c: Token) -> bool:
+        """The lexicon knows both forms, each with lemmas of its own: related but different
+        words (отримаєте: отримати, отримуєте: отримувати), never a misspelling."""
+        if self.stems is None:
+            return False
+        so, sc = self.stems(o.text), self.stems(c.text)
+        return bool(so) and bool(sc) and not so & sc
+
+    def _unknown(self, t: Token) -> bool:
+        return (self.is_valid_word is not None and t.text.isalpha()
+                and not self.is_valid_word(t.text))
+
+    def _known(self, t: Token) -> bool:
+        """The lexicon knows the (corrected) word, as a compound too."""
+        known = getattr(self.is_valid_word, "accepts_compound", self.is_valid_word)
+        return bool(known(t.text))

@@ -1,0 +1,98 @@
+"""Pack word lists: closed-class words and suppletive comparison of a language.
+
+One UTF-8 file per language, ``resources/ud/<code>.txt`` (installed as ``errtype.resources``).
+Each non-comment line is a key and whitespace-separated words::
+
+    # comment
+    SCONJ що щоб як коли якщо
+    ADP в у на до від
+    DEGREE добрий кращий найкращий
+    INFINITIVE ти тися
+    COMPARATIVE більш менш найбільш
+
+A UPOS key lists members of that closed class (a word may be listed under several); a ``DEGREE``
+line is one suppletive comparison (positive, comparative and superlative lemmas or forms), so
+``добрий`` -> ``кращий`` is a comparison error, not a word choice; ``INFINITIVE`` lists the
+endings of the language's verb lemmas (citation forms), which tell a verb the tagger misread
+from the lexicon's lemma; ``COMPARATIVE`` lists the words of analytic comparison (``plus bon`` ->
+``meilleur``, ``більш помітним`` -> ``помітнішим`` are comparison errors). Words are matched
+lower-cased.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+from ...data import resource_path
+from ...errors import ResourceError
+
+__all__ = ["CLOSED_CLASSES", "WordLists", "load_wordlists", "parse_wordlists"]
+
+#: the UD classes a word list may name
+CLOSED_CLASSES = frozenset({"ADP", "AUX", "CCONJ", "DET", "NUM", "PART", "PRON", "SCONJ"})
+
+
+@dataclass(frozen=True)
+class WordLists:
+    """Closed-class membership and suppletive comparison groups of one language."""
+
+    classes: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    degrees: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    infinitives: tuple[str, ...] = ()
+    comparatives: frozenset[str] = frozenset()
+
+    def word_classes(self, word: str) -> frozenset[str]:
+        """The closed classes the list puts ``word`` in (empty when unlisted)."""
+        return self.classes.get(word.lower(), frozenset())
+
+    def comparison(self, a: str, b: str) -> bool:
+        """``a`` and ``b`` are two different degrees of one suppletive comparison."""
+        a, b = a.lower(), b.lower()
+        return a != b and bool(self.degrees.get(a, frozenset()) & self.degrees.get(b, frozenset()))
+
+    def infinitive(self, lemma: str) -> bool:
+        """``lemma`` ends like the language's verb lemmas."""
+        return bool(self.infinitives) and lemma.lower().endswith(self.infinitives)
+
+
+def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordLists:
+    """Word lists from the lines of a pack file (format in the module docstring)."""
+    classes: dict[str, set[str]] = {}
+    degrees: dict[str, set[int]] = {}
+    infinitives: list[str] = []
+    comparatives: list[str] = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].split()
+        if not text:
+            continue
+        key, words = text[0], [w.lower() for w in text[1:]]
+        if key == "DEGREE":
+            for w in words:
+                degrees.setdefault(w, set()).add(number)
+        elif key == "INFINITIVE":
+            infinitives.extend(words)
+        elif key == "COMPARATIVE":
+            comparatives.extend(words)
+        elif key in CLOSED_CLASSES:
+            for w in words:
+                classes.setdefault(w, set()).add(key)
+        else:
+            raise ResourceError(f"{source}, line {number}: unknown key {key!r} (expected one of "
+                                f"{', '.join(sorted(CLOSED_CLASSES))}, DEGREE, INFINITIVE or "
+                                "COMPARATIVE)")
+    return WordLists({w: frozenset(k) for w, k in classes.items()},
+                     {w: frozenset(k) for w, k in degrees.items()}, tuple(infinitives),
+                     frozenset(comparatives))
+
+
+@cache
+def load_wordlists(code: str) -> WordLists | None:
+    """The word lists of language ``code`` shipped in ``resources/ud``, or None."""
+    try:
+        path = resource_path(f"ud/{code}.txt")
+    except ResourceError:
+        return None
+    with open(path, encoding="utf-8") as handle:
+        return parse_wordlists(handle, str(path))

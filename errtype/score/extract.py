@@ -1,0 +1,109 @@
+"""What every metric family shares: the edits of text hypotheses, extracted with an annotator,
+and the reference texts of gold M2 annotators.
+
+Edit extraction is the expensive step (a parser runs), so :func:`extract_edits` parses each source
+once for all systems and never parses a hypothesis equal to its source or to another system's
+hypothesis; edit-based metrics scoring the same systems take its blocks instead of extracting
+again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .. import m2
+from ..m2 import M2Block, M2Edit, annotation_block
+from .registry import ScoreInput
+
+__all__ = ["annotate_to_blocks", "apply_edits", "extract_edits", "gold_references",
+           "hypothesis_blocks"]
+
+NOOP = M2Edit(-1, -1, "noop", "-NONE-", 0)
+
+
+def apply_edits(tokens: Sequence[str], edits: Sequence[M2Edit]) -> str:
+    """The corrected sentence of one annotator: :func:`errtype.m2.apply_edits` with the default
+    (m2scorer-style) rules, joined by spaces."""
+    return m2.apply_edits(tokens, edits).text
+
+
+def gold_references(gold: Sequence[M2Block], missing: str = "first") -> list[list[str]]:
+    """One corrected text per annotator of the gold (``references[k][i]``).
+
+    ``missing`` says what an annotator absent from a block that lists others wrote: the same as
+    the block's ``"first"`` annotator (default: the CoNLL-2014 combined M2 drops an annotation
+    equal to an earlier one, and with it the published GLEU numbers are reproduced) or the
+    sentence ``"unchanged"``. A block without edit lines leaves every reference unchanged.
+    """
+    if missing not in ("unchanged", "first"):
+        raise ValueError(f"missing must be 'unchanged' or 'first', not {missing!r}")
+    anns = sorted({a for b in gold for a in b.annotators()}) or [0]
+    refs: list[list[str]] = [[] for _ in anns]
+    for b in gold:
+        by_ann = b.edits_by_annotator()
+        first = next(iter(by_ann.values()), [])
+        for r, a in enumerate(anns):
+            edits = by_ann.get(a, first if missing == "first" else [])
+            refs[r].append(apply_edits(b.tokens, edits))
+    return refs
+
+
+def annotate_to_blocks(annotator: Any, items: Iterable[tuple[str, Sequence[str]]],
+                       tokenize: bool = False) -> list[M2Block]:
+    """M2 blocks of (source, [correction, ...]) pairs; correction k is annotator k."""
+    return [annotation_block(ann) for ann in annotator.annotate_stream(items, tokenize=tokenize)]
+
+
+def _edits_of(ann: Any, k: int) -> list[M2Edit]:
+    ctexts = ann.cors[k].texts
+    return [M2Edit(e.o_start, e.o_end, e.type, " ".join(ctexts[e.c_start:e.c_end]), 0)
+            for e in ann.edits[k]] or [NOOP]
+
+
+def extract_edits(annotator: Any, sources: Sequence[str],
+                  systems: Mapping[str, Sequence[str]]) -> dict[str, list[M2Block]]:
+    """Hypothesis blocks (annotator 0) of every text system, parsing each source and each
+    distinct changed hypothesis once (a hypothesis token-identical to its source is a noop)."""
+    names = list(systems)
+    items: list[tuple[str, list[str]]] = []
+    for i, src in enumerate(sources):
+        toks = src.split()
+        distinct: list[str] = []
+        for n in names:
+            h = " ".join(systems[n][i].split())
+            if h.split() != toks and h not in distinct:
+                distinct.append(h)
+        items.append((src, distinct))
+    changed = [i for i, (_, d) in enumerate(items) if d]  # unchanged sentences are not parsed
+    found: dict[int, list[list[M2Edit]]] = {}
+    for i, ann in zip(changed, annotator.annotate_stream(items[i] for i in changed),
+                      strict=True):
+        found[i] = [_edits_of(ann, k) for k in range(len(items[i][1]))]
+    out: dict[str, list[M2Block]] = {n: [] for n in names}
+    for i, (src, distinct) in enumerate(items):
+        for n in names:
+            h = " ".join(systems[n][i].split())
+            es = found[i][distinct.index(h)] if h in distinct else [NOOP]
+            out[n].append(M2Block(src, list(es)))
+    return out
+
+
+def hypothesis_blocks(data: ScoreInput, lang: str = "en", annotator: Any = None
+                      ) -> list[M2Block]:
+    """The system's edits: ``data.hyp_blocks`` when given, else extracted from its hypotheses
+    with ``annotator`` (default ``errtype.load(lang)``) once per system and language, and kept in
+    ``data.shared`` for the other edit-based metrics."""
+    if data.hyp_blocks is not None:
+        return list(data.hyp_blocks)
+    key = ("hyp_blocks", annotator.lang if annotator is not None else lang)
+    blocks = data.shared.get(key)
+    if blocks is None:
+        if annotator is None:
+            from .. import load
+
+            annotator = load(lang)
+        sources = data.sources or []
+        blocks = data.shared[key] = extract_edits(annotator, sources,
+                                                  {data.name: data.hypotheses})[data.name]
+    return blocks

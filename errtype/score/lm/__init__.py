@@ -1,0 +1,1 @@
+"""Language-model metrics (reference-free Scribendi) and the pluggable language models."""

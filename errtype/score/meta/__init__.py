@@ -1,0 +1,2 @@
+"""Scores about metrics and annotators: correlation with human judgments, human-relative
+ratios."""

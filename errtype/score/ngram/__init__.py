@@ -1,0 +1,1 @@
+"""N-gram metrics over the corrected texts (GLEU)."""

@@ -1,0 +1,188 @@
+"""The accelerated parser, lemmatizer and Doc conversion give exactly spaCy's annotations
+(issue 21): errtype's SpacyParser against spaCy's own ``nlp.pipe`` and Token attributes."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+from errtype.lang.en import English
+from errtype.parse import fast_lemmatizer, fast_parser
+from errtype.parse.spacy import SpacyParser, doc_to_sentence
+from errtype.tokens import Sentence, Token
+
+from .conftest import shared_path
+
+#: written sentences: learner errors, contractions, numbers, one word, a long one
+WRITTEN = [
+    "He go to school every days and do n't likes it .",
+    "Their is many reason why peoples likes to travelling abroad , I think .",
+    "The results was published in 2014 and 3.5 % of the 1,000 participant disagree .",
+    "Yes",
+    "",
+    "Although she had not ate anything since morning , she refused the sandwich which I have "
+    "offered her , because she was afraid that it contain peanuts and she is allergic to them .",
+    "Mr. Smith 's dog barked at the the postman ; nobody knows why !",
+]
+
+
+@cache
+def parser() -> SpacyParser:
+    return English().make_parser()
+
+
+def reference(nlp: Any, texts: list[str]) -> list[Sentence]:
+    """spaCy's own ``nlp.pipe`` (its DependencyParser and Lemmatizer) and a conversion through
+    spaCy's Token attributes, one attribute at a time."""
+    from spacy.tokens import Doc
+
+    docs = nlp.pipe((Doc(nlp.vocab, words=t.split()) for t in texts), batch_size=256)
+    return [Sentence([Token(t.text, t.lemma_, t.pos_, t.tag_, t.dep_, t.head.i, str(t.morph),
+                            t.whitespace_, t.lower_) for t in doc]) for doc in docs]
+
+
+def test_pipeline_steps_are_accelerated() -> None:
+    nlp = parser().nlp
+    assert fast_parser.accelerable(nlp.get_pipe("parser"))
+    assert fast_lemmatizer.accelerable(nlp.get_pipe("lemmatizer"))
+    assert not fast_parser.accelerable(nlp.get_pipe("tagger"))
+    assert not fast_lemmatizer.accelerable(nlp.get_pipe("tagger"))
+
+
+def test_written_sentences_identical_single_and_batched() -> None:
+    p = parser()
+    want = reference(p.nlp, WRITTEN)
+    assert list(p.parse_many(WRITTEN)) == want
+    assert [p.parse(t) for t in WRITTEN] == want
+    assert [doc_to_sentence(p.parse_doc(t)) for t in WRITTEN] == want
+    unaccelerated = SpacyParser(p.nlp, accelerate=False)
+    assert list(unaccelerated.parse_many(WRITTEN)) == want
+
+
+def real_texts() -> list[str]:
+    texts: list[str] = []
+    for system in ("INPUT", "AMU"):
+        path = shared_path("conll14", "systems", system)
+        texts += [t for t in path.read_text(encoding="utf-8").splitlines() if t.split()]
+    return texts
+
+
+def test_identical_on_real_corpus() -> None:
+    """Every CoNLL-2014 source sentence and AMU output (2,624 sentences): the same tokens, tags,
+    POS, lemmas, features, dependencies and heads as spaCy's own components."""
+    texts = real_texts()
+    assert list(parser().parse_many(texts)) == reference(parser().nlp, texts)
+
+
+@pytest.mark.slow
+def test_identical_on_every_bench_sentence() -> None:
+    """Every distinct sentence of bench/bench_m2.py's corpora (JFLEG dev and its references,
+    CoNLL-2014 INPUT and three systems: 7,6xx sentences)."""
+    texts: set[str] = set()
+    for rel in ("dev.src", "dev.ref0", "dev.ref1", "dev.ref2", "dev.ref3"):
+        texts.update(shared_path("jfleg", rel).read_text(encoding="utf-8").splitlines())
+    for system in ("INPUT", "AMU", "CAMB", "CUUI"):
+        path = shared_path("conll14", "systems", system)
+        texts.update(path.read_text(encoding="utf-8").splitlines())
+    ordered = sorted({t.strip() for t in texts} - {""})
+    assert list(parser().parse_many(ordered)) == reference(parser().nlp, ordered)
+
+
+def test_span_conversion_counts_heads_within_the_span() -> None:
+    doc = parser().parse_doc("The cat sat on the mat . It was happy .")
+    span = doc[7:]
+    want = [Token(t.text, t.lemma_, t.pos_, t.tag_, t.dep_, t.head.i - span.start, str(t.morph),
+                  t.whitespace_, t.lower_) for t in span]
+    assert list(doc_to_sentence(span)) == want
+    assert doc_to_sentence(doc[0:0]) == Sentence()
+
+
+def test_lemmatizer_keeps_earlier_lemmas_unless_overwriting() -> None:
+    from spacy.tokens import Doc
+
+    nlp = parser().nlp
+    component = nlp.get_pipe("lemmatizer")
+    fast = fast_lemmatizer.FastLemmatizer(component)
+    doc = Doc(nlp.vocab, words=["dogs", "ran"], pos=["NOUN", "VERB"], lemmas=["DOGS", ""])
+    fast(doc)
+    assert [t.lemma_ for t in doc] == ["DOGS", "run"]
+    component.overwrite = True
+    try:
+        fast(doc)
+        assert [t.lemma_ for t in doc] == ["dog", "run"]
+    finally:
+        component.overwrite = False
+
+
+def test_lemmatizer_answers_follow_replaced_tables() -> None:
+    from spacy.lookups import Lookups
+    from spacy.tokens import Doc
+
+    nlp = parser().nlp
+    component = nlp.get_pipe("lemmatizer")
+    fast = fast_lemmatizer.FastLemmatizer(component)
+    words, pos = ["geese"], ["NOUN"]
+    assert fast(Doc(nlp.vocab, words=words, pos=pos))[0].lemma_ == "goose"
+    original = component.lookups
+    changed = Lookups()
+    for name in original.tables:
+        changed.add_table(name, dict(original.get_table(name).items()))
+    changed.get_table("lemma_exc")["noun"] = {"geese": ["gander"]}
+    component.lookups = changed
+    try:
+        assert fast(Doc(nlp.vocab, words=words, pos=pos))[0].lemma_ == "gander"
+    finally:
+        component.lookups = original
+    assert fast(Doc(nlp.vocab, words=words, pos=pos))[0].lemma_ == "goose"
+
+
+def test_what_cannot_be_reproduced_is_left_to_spacy() -> None:
+    from spacy.pipeline import Lemmatizer
+
+    nlp = parser().nlp
+    dep = nlp.get_pipe("parser")
+    beam = dep.cfg["beam_width"]
+    dep.cfg["beam_width"] = 4
+    try:
+        assert not fast_parser.accelerable(dep)
+    finally:
+        dep.cfg["beam_width"] = beam
+
+    class Custom(Lemmatizer):  # may read anything: not known to be a function of the token
+        pass
+
+    assert not fast_lemmatizer.accelerable(Custom(nlp.vocab, None, mode="lookup"))
+    with pytest.raises(ValueError, match="memoised"):
+        fast_lemmatizer.FastLemmatizer(nlp.get_pipe("tagger"))
+
+
+def test_tok2vec_embeds_distinct_tokens_once() -> None:
+    """The shared embedding gives spaCy's token vectors up to the last bits of a float (a
+    different number of rows in one matrix product), and only row-wise embeddings qualify."""
+    import numpy
+    import spacy
+    from spacy.tokens import Doc
+
+    from errtype.parse import fast_tok2vec
+
+    nlp = parser().nlp
+    tok2vec = nlp.get_pipe("tok2vec")
+    assert fast_tok2vec.accelerable(tok2vec)
+    assert not fast_tok2vec.accelerable(nlp.get_pipe("tagger"))
+    docs = [Doc(nlp.vocab, words=t.split()) for t in WRITTEN * 3]
+    ours, theirs = fast_tok2vec.predict(tok2vec, docs), tok2vec.predict(docs)
+    assert [a.shape for a in ours] == [b.shape for b in theirs]
+    gaps = [float(numpy.abs(a - b).max(initial=0)) for a, b in zip(ours, theirs, strict=True)]
+    assert max(gaps) < 1e-4
+    assert fast_tok2vec.predict(tok2vec, [Doc(nlp.vocab, words=[])])[0].shape == (0, 96)
+    blank = spacy.blank("en")
+    chars = blank.add_pipe("tok2vec", config={"model": {
+        "@architectures": "spacy.Tok2Vec.v2",
+        "embed": {"@architectures": "spacy.CharacterEmbed.v2", "width": 32, "rows": 100,
+                  "nM": 8, "nC": 4, "include_static_vectors": False},
+        "encode": {"@architectures": "spacy.MaxoutWindowEncoder.v2", "width": 32, "depth": 1,
+                   "window_size": 1, "maxout_pieces": 2}}})
+    blank.initialize()
+    assert not fast_tok2vec.accelerable(chars)
