@@ -113,7 +113,7 @@ def test_cr_only_files_no_longer_score_perfectly(tmp_path: Path,
     hyp, ref = tmp_path / "hyp.m2", tmp_path / "ref.m2"
     hyp.write_bytes(b"S a b\r\rS c d\r")
     ref.write_bytes(b"S a b\rA 0 1|||R:X|||y|||REQUIRED|||-NONE-|||0\r\rS c d\r")
-    assert compare.main(["-hyp", str(hyp), "-ref", str(ref)]) == 1
+    assert compare.main(["-hyp", str(hyp), "-ref", str(ref)]) == 2
     assert "line 1: carriage return inside a line" in capsys.readouterr().err
 
 
