@@ -10,7 +10,7 @@ from .align import Alignment, align
 from .edit import Edit, minimise
 from .errors import ErrtypeError
 from .lang import Language, Parser, get_language
-from .merge import STRATEGIES, merge
+from .merge import MAX_RULE_RUN, STRATEGIES, merge
 from .tokens import Sentence
 
 #: an input item: (original, correction) or (original, [correction, ...]); each a string or an
@@ -62,10 +62,12 @@ class Annotator:
     def align(self, orig: str | Sentence, cor: str | Sentence, lev: bool = False) -> Alignment:
         return align(self._sent(orig), self._sent(cor), self.language, lev)
 
-    def merge(self, alignment: Alignment, merging: str = "rules") -> list[Edit]:
-        """Untyped edits (type "NA") from an alignment."""
+    def merge(self, alignment: Alignment, merging: str = "rules",
+              run_limit: int = MAX_RULE_RUN) -> list[Edit]:
+        """Untyped edits (type "NA") from an alignment (``run_limit``: see
+        :data:`errtype.merge.MAX_RULE_RUN`)."""
         o, c = alignment.orig, alignment.cor
-        spans = merge(alignment.align_seq, o, c, self.language, merging)
+        spans = merge(alignment.align_seq, o, c, self.language, merging, run_limit)
         return [Edit.from_spans(o, c, *s) for s in spans]
 
     def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> Edit:
@@ -73,14 +75,13 @@ class Annotator:
         return edit.with_type(self.language.classify(edit, orig, cor))
 
     def annotate(self, orig: str | Sentence, cor: str | Sentence, lev: bool = False,
-                 merging: str = "rules") -> list[Edit]:
-        """Align, merge and classify: the typed edits turning ``orig`` into ``cor``."""
-        if merging not in STRATEGIES:
-            raise ValueError(f"unknown merging strategy {merging!r}; choose from: "
-                             f"{', '.join(STRATEGIES)}")
+                 merging: str = "rules", merge_run_limit: int = MAX_RULE_RUN) -> list[Edit]:
+        """Align, merge and classify: the typed edits turning ``orig`` into ``cor``
+        (``merge_run_limit``: see :data:`errtype.merge.MAX_RULE_RUN`; 0 = unbounded)."""
+        _check_merging(merging, merge_run_limit)
         o, c = self._sent(orig), self._sent(cor)
         alignment = align(o, c, self.language, lev)
-        return [self.classify(e, o, c) for e in self.merge(alignment, merging)]
+        return [self.classify(e, o, c) for e in self.merge(alignment, merging, merge_run_limit)]
 
     def import_edit(self, orig: str | Sentence, cor: str | Sentence,
                     edit: Sequence[Any] | Edit, min: bool = True, old_cat: bool = False) -> Edit:
@@ -111,7 +112,7 @@ class Annotator:
     def annotate_stream(self, items: Iterable[Item], lev: bool = False, merging: str = "rules",
                         tokenize: bool = False, batch_size: int = 512, *, jobs: int = 1,
                         on_error: str = "fail", max_tokens: int | None = None,
-                        parse_noops: bool = False,
+                        parse_noops: bool = False, merge_run_limit: int = MAX_RULE_RUN,
                         transform: Callable[[Annotation, Any], Any] | None = None
                         ) -> Iterator[Any]:
         """Annotate items ``(orig, cor)`` or ``(orig, [cor, ...])`` lazily; one Annotation per
@@ -124,6 +125,7 @@ class Annotator:
         ``on_error="fail"`` raises :class:`~errtype.errors.AnnotationError` (with the item's
         0-based ``index``) for an item that cannot be annotated; ``"skip"`` yields it with
         ``error`` set. Items with more than ``max_tokens`` tokens are skipped likewise.
+        ``merge_run_limit``: see :data:`errtype.merge.MAX_RULE_RUN` (0 = ERRANT's unbounded).
         ``jobs > 1`` annotates batches in forked worker processes sharing the loaded models;
         at most ``2 * jobs`` batches are in flight, so memory stays bounded.
         ``transform(annotation, (orig, [cor, ...]))``, if given, runs where the item was
@@ -132,10 +134,17 @@ class Annotator:
         """
         from .stream import StreamOptions, annotate_batches
 
-        if merging not in STRATEGIES:
-            raise ValueError(f"unknown merging strategy {merging!r}; choose from: "
-                             f"{', '.join(STRATEGIES)}")
+        _check_merging(merging, merge_run_limit)
         if on_error not in ("fail", "skip"):
             raise ValueError(f"on_error must be 'fail' or 'skip', not {on_error!r}")
-        options = StreamOptions(lev, merging, tokenize, on_error, max_tokens, parse_noops)
+        options = StreamOptions(lev, merging, tokenize, on_error, max_tokens, parse_noops,
+                                merge_run_limit)
         return annotate_batches(self, items, options, batch_size, jobs, transform)
+
+
+def _check_merging(merging: str, run_limit: int) -> None:
+    if merging not in STRATEGIES:
+        raise ValueError(f"unknown merging strategy {merging!r}; choose from: "
+                         f"{', '.join(STRATEGIES)}")
+    if not isinstance(run_limit, int) or run_limit < 0:
+        raise ValueError(f"merge_run_limit must be an integer >= 0, not {run_limit!r}")

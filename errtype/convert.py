@@ -1,22 +1,27 @@
 """Corpus-level conversions: parallel text or CoNLL-U -> M2, and re-annotation of an M2 file.
 
 All stream their input, write exactly one M2 block per input sentence in input order, and write
-the output atomically. They return a :class:`Report` (nothing is printed here).
+the output atomically, or with ``resume=True`` resumably (:mod:`errtype.checkpoint`: a run that
+died continues from its last complete batch). They return a :class:`Report` (nothing is printed
+here).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
+from itertools import islice
 from typing import Any
 
 from . import m2
 from .annotator import Annotation, Annotator, Item
-from .edit import NOOP, Edit, noop_m2
+from .edit import NOOP, Edit
 from .errors import AnnotationError, InputError
-from .m2 import SEP, M2Block, M2Edit, edits_to_m2_lines, format_block, read_m2
+from .m2 import SEP, M2Block, M2Edit, read_m2
+from .merge import MAX_RULE_RUN
 from .textio import _open_binary, atomic_output, count_lines, read_parallel
 from .tokens import Sentence
 
@@ -25,80 +30,154 @@ PathLike = str | os.PathLike[str]
 
 @dataclass
 class Report:
-    """What a conversion did: blocks written, noops, and every skipped sentence with its reason."""
+    """What a conversion did: blocks written, noops, and every skipped sentence with its reason
+    (``resumed``: blocks an earlier, interrupted run had written)."""
 
     blocks: int = 0
     noops: int = 0
     skipped: list[tuple[int, str]] = field(default_factory=list)
+    resumed: int = 0
 
     def summary(self) -> str:
         text = f"{self.blocks} sentences written, {self.noops} noop annotations"
         if self.skipped:
             text += f", {len(self.skipped)} sentences skipped (written as noop blocks)"
+        if self.resumed:
+            text += f" (resumed after sentence {self.resumed})"
         return text
 
+    def state(self) -> dict[str, Any]:
+        return {"blocks": self.blocks, "noops": self.noops, "skipped": self.skipped}
 
-def _noop_block(source: str, n_cors: int) -> str:
-    return format_block(source, [noop_m2(i) for i in range(n_cors)])
+    def restore(self, state: dict[str, Any]) -> None:
+        self.blocks = int(state.get("blocks", 0))
+        self.noops = int(state.get("noops", 0))
+        self.skipped = [(int(line), str(reason)) for line, reason in state.get("skipped", [])]
+        self.resumed = self.blocks
 
 
 @dataclass(frozen=True)
 class Formatted:
-    """One item's M2 block and what the :class:`Report` counts of it."""
+    """One item's M2 block and what the :class:`Report` counts of it (``refused``: the
+    annotator whose correction M2 cannot express, when the block is a noop block for that)."""
 
     block: str
     noops: int = 0
     skipped: str | None = None
+    refused: int | None = None
 
 
 def format_annotation(ann: Annotation, item: Item, errant_noop: bool = False) -> Formatted:
-    """The M2 block of one streamed item; a skipped item is a noop block carrying its reason.
+    """The M2 block of one streamed item (:func:`errtype.m2.annotation_block`, corrections as
+    the text had them); a skipped item is a noop block carrying its reason.
 
     ``errant_noop`` switches on ERRANT's noop rule: noop only when the raw correction equals the
-    rendered original, and no line at all for zero edits.
+    rendered original, and no line at all for zero edits. A correction that would read back as
+    something else (:func:`errtype.m2.unwritable`) gives a noop block with ``refused`` set.
     """
-    if ann.error is not None:
-        return Formatted(_noop_block(ann.orig.text, len(ann.cors)), 0, ann.error)
-    orig = ann.orig
-    lines: list[str] = []
-    noops = 0
     raw = [c if isinstance(c, str) else c.span_text(0, len(c)) for c in item[1]] \
-        if errant_noop else []
-    for i, edits in enumerate(ann.edits):
-        if errant_noop:
-            if orig.span_text(0, len(orig)).strip() == raw[i]:
-                noops += 1
-                lines.append(noop_m2(i))
-            else:
-                lines.extend(e.to_m2(i) for e in edits)
-            continue
-        noops += not edits
-        lines.extend(edits_to_m2_lines(edits, i))
-    return Formatted(format_block(orig.text, lines), noops)
+        if errant_noop else None
+    block = m2.annotation_block(ann, source_text=True, errant_noop=raw)
+    if ann.error is not None:
+        return Formatted(block.to_m2(), 0, ann.error)
+    for e in block.edits:
+        why = None if e.is_noop else m2.unwritable(e.cor)
+        if why is not None:
+            noops = m2.M2Block(block.source, [M2Edit.noop(i) for i in range(len(ann.cors))])
+            return Formatted(noops.to_m2(), 0, f"the correction {why}, which cannot be written "
+                             "in an edit line", e.annotator)
+    return Formatted(block.to_m2(), sum(e.is_noop for e in block.edits))
 
 
-def write_m2_stream(annotator: Annotator, items: Iterable[Item], out: PathLike, report: Report,
+class _Sink:
+    """Where a conversion's blocks go: counted in the report, checkpointed when resumable."""
+
+    def __init__(self, write: Callable[[str], Any], report: Report,
+                 resumable: Any = None) -> None:
+        self._write = write
+        self.report = report
+        self._resumable = resumable
+
+    @property
+    def done(self) -> int:
+        """Items an earlier run already wrote (to be skipped)."""
+        return self.report.resumed
+
+    def put(self, line: int, result: Formatted) -> None:
+        r = self.report
+        r.blocks += 1
+        r.noops += result.noops
+        if result.skipped is not None:
+            r.skipped.append((line, result.skipped))
+        self._write(result.block)
+        if self._resumable is not None:
+            self._resumable.item_done(r.blocks, r.state())
+
+
+@contextlib.contextmanager
+def m2_sink(out: PathLike, report: Report, resume: dict[str, Any] | None = None,
+            step: int = 1) -> Iterator[_Sink]:
+    """The output of a conversion: ``out`` written atomically, or, given the job's ``resume``
+    identity, resumably (:class:`errtype.checkpoint.Resumable`, checkpoints every ``step``
+    items; ``report`` is restored to the state saved with the kept items)."""
+    if resume is None:
+        with atomic_output(out) as fh:
+            yield _Sink(fh.write, report)
+        return
+    from .checkpoint import Resumable
+
+    with Resumable(out, resume, step) as r:
+        report.restore(r.state)
+        yield _Sink(r.write, report, r)
+
+
+def job_identity(annotator: Annotator, inputs: Sequence[PathLike], **options: Any
+                 ) -> dict[str, Any]:
+    """What a resumed conversion must share with the run that died: the input files (size and
+    SHA-256), the options, the language and parser, errtype's version."""
+    from . import __version__
+    from .checkpoint import file_identity
+
+    parser = annotator.parser
+    model: Any = getattr(parser, "path", None)
+    nlp = getattr(parser, "nlp", None)
+    if nlp is not None and hasattr(nlp, "meta"):
+        meta = nlp.meta
+        model = f"{meta.get('lang')}_{meta.get('name')}-{meta.get('version')}"
+    return {"errtype": __version__, "inputs": file_identity(inputs), "lang": annotator.lang,
+            "feats": bool(getattr(annotator.language, "feats", False)),
+            "parser": f"{type(parser).__module__}.{type(parser).__qualname__}",
+            "model": None if model is None else str(model), "options": options}
+
+
+def checked(result: Formatted, line: int, cor_paths: Sequence[PathLike] | None,
+            on_error: str) -> Formatted:
+    """``result`` of input ``line``; if M2 cannot express a correction, an :class:`InputError`
+    naming its file, or with ``on_error="skip"`` the noop block with the file in its reason."""
+    if result.refused is None:
+        return result
+    path = None if cor_paths is None else str(cor_paths[result.refused])
+    if on_error != "skip":
+        raise InputError(f"{result.skipped} (use --on-error skip to write a noop block and "
+                         "continue)", path=path, line=line)
+    return result if path is None else replace(result, skipped=f"{path}: {result.skipped}")
+
+
+def write_m2_stream(annotator: Annotator, items: Iterable[Item], sink: _Sink,
                     line_of: Callable[[int], int | None], *, errant_noop: bool = False,
-                    replace: dict[int, Formatted] | None = None, **stream: Any) -> None:
+                    cor_paths: Sequence[PathLike] | None = None, **stream: Any) -> None:
     """Annotate ``items`` (:meth:`Annotator.annotate_stream` keyword arguments in ``stream``;
-    blocks are formatted in the workers) and write their M2 blocks to ``out`` atomically.
+    blocks are formatted in the workers) and put their M2 blocks into ``sink`` in order.
 
     ``line_of(k)`` locates item ``k`` (called once per item, in order, and for a failed item);
-    ``replace`` maps item indices
-    to blocks written instead of the annotation (entries are removed as they are used).
+    ``cor_paths`` name the correction files in errors about a correction M2 cannot express.
     """
     fmt = partial(format_annotation, errant_noop=errant_noop)
-    replace = {} if replace is None else replace
+    on_error = stream.get("on_error", "fail")
     try:
-        with atomic_output(out) as fh:
-            for k, result in enumerate(annotator.annotate_stream(items, transform=fmt, **stream)):
-                result = replace.pop(k, result)
-                line = line_of(k)
-                report.blocks += 1
-                report.noops += result.noops
-                if result.skipped is not None:
-                    report.skipped.append((line or k + 1, result.skipped))
-                fh.write(result.block)
+        for k, result in enumerate(annotator.annotate_stream(items, transform=fmt, **stream)):
+            line = line_of(k) or k + 1
+            sink.put(line, checked(result, line, cor_paths, on_error))
     except AnnotationError as exc:
         line = None if exc.index is None else line_of(exc.index)
         raise InputError(f"annotation failed: {exc.reason} (use --on-error skip to write a noop "
@@ -110,7 +189,8 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
                    merging: str = "rules", on_error: str = "fail", max_tokens: int | None = None,
                    progress: Callable[[int], None] | None = None, batch_size: int = 256,
                    errant_noop: bool = False, jobs: int = 1,
-                   encoding_errors: str = "strict") -> Report:
+                   encoding_errors: str = "strict", merge_run_limit: int = MAX_RULE_RUN,
+                   resume: bool = False) -> Report:
     """Annotate parallel files (one sentence per line) and write M2 to ``out`` atomically.
 
     Every input line gives one block (an empty original gives ``S`` with no tokens); an
@@ -119,43 +199,41 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
     only for a raw-text match; no line at all for a whitespace-only difference). Annotation runs
     through :meth:`Annotator.annotate_stream` (``jobs`` worker processes, ordered, bounded).
 
-    A correction containing the M2 field separator ``|||`` cannot be written as an edit: it raises
-    :class:`InputError` naming the file and line (``on_error="skip"``: a reported noop block).
+    An edit whose correction M2 cannot express (it contains ``|||`` or ``||``, or is
+    ``-NONE-``: :func:`errtype.m2.unwritable`) raises :class:`InputError` naming the correction
+    file and line (``on_error="skip"``: a reported noop block).
     ``encoding_errors="replace"`` substitutes U+FFFD for invalid UTF-8 instead of raising.
+    ``resume=True`` writes ``out`` resumably and continues an interrupted run of the same job
+    (:mod:`errtype.checkpoint`).
     """
     report = Report()
-    unwritable: dict[int, Formatted] = {}
-    items = parallel_items([orig, *cors], on_error, unwritable, encoding_errors, progress)
-    write_m2_stream(annotator, items, out, report, lambda k: k + 1, errant_noop=errant_noop,
-                    replace=unwritable, lev=lev, merging=merging, tokenize=tokenize,
-                    batch_size=batch_size, jobs=jobs, on_error=on_error, max_tokens=max_tokens)
+    paths = [orig, *cors]
+    options = dict(lev=lev, merging=merging, tokenize=tokenize, batch_size=batch_size,
+                   on_error=on_error, max_tokens=max_tokens, merge_run_limit=merge_run_limit)
+    identity = job_identity(annotator, paths, mode="parallel", errant_noop=errant_noop,
+                            encoding_errors=encoding_errors, **options) if resume else None
+    with m2_sink(out, report, identity, batch_size) as sink:
+        items = parallel_items(paths, encoding_errors, progress, skip=sink.done)
+        write_m2_stream(annotator, items, sink, lambda k: sink.done + k + 1,
+                        errant_noop=errant_noop, cor_paths=cors, jobs=jobs, **options)
     return report
 
 
-def parallel_items(paths: Sequence[PathLike], on_error: str, unwritable: dict[int, Formatted],
-                   encoding_errors: str = "strict",
-                   progress: Callable[[int], None] | None = None, *, first: int = 0,
+def parallel_items(paths: Sequence[PathLike], encoding_errors: str = "strict",
+                   progress: Callable[[int], None] | None = None, *, skip: int = 0,
                    lines: Iterable[tuple[int, list[str]]] | None = None
                    ) -> Iterator[tuple[str, list[str]]]:
-    """Items ``(orig, [cor, ...])`` of parallel files (``paths[0]`` the original), stripped.
-
-    A correction holding the M2 separator raises :class:`InputError`, or with
-    ``on_error="skip"`` records the noop block to write in ``unwritable`` (item index from
-    ``first``). ``lines`` gives the numbered lines when they are read some other way.
-    """
-    numbered = read_parallel(paths, errors=encoding_errors) if lines is None else lines
-    for k, (number, texts) in enumerate(numbered, first):
-        o, cs = texts[0].strip(), [t.strip() for t in texts[1:]]
-        bad = next((i for i, t in enumerate(cs) if SEP in t), None)
-        if bad is not None:
-            reason = (f"the correction contains the M2 field separator '{SEP}', "
-                      "which cannot be written in an edit line")
-            if on_error != "skip":
-                raise InputError(reason + " (use --on-error skip to write a noop block "
-                                 "and continue)", path=str(paths[1 + bad]), line=number)
-            unwritable[k] = Formatted(_noop_block(" ".join(o.split()), len(cs)), 0,
-                                      f"{paths[1 + bad]}: {reason}")
-        yield o, cs
+    """Items ``(orig, [cor, ...])`` of parallel files (``paths[0]`` the original), stripped,
+    after the first ``skip`` lines. ``lines`` gives the numbered lines when they are read some
+    other way."""
+    numbered = iter(read_parallel(paths, errors=encoding_errors) if lines is None else lines)
+    if skip:
+        for _ in islice(numbered, skip):
+            pass
+        if progress:
+            progress(skip)
+    for _, texts in numbered:
+        yield texts[0].strip(), [t.strip() for t in texts[1:]]
         if progress:
             progress(1)
 
@@ -164,11 +242,12 @@ def conllu_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike],
                  *, lev: bool = False, merging: str = "rules", on_error: str = "fail",
                  max_tokens: int | None = None, progress: Callable[[int], None] | None = None,
                  batch_size: int = 256, errant_noop: bool = False, jobs: int = 1,
-                 encoding_errors: str = "strict") -> Report:
+                 encoding_errors: str = "strict", merge_run_limit: int = MAX_RULE_RUN,
+                 resume: bool = False) -> Report:
     """Annotate pre-parsed parallel CoNLL-U files (sentence k of each file is one item) and write
-    M2 to ``out`` atomically, as :func:`parallel_to_m2` but parsing nothing. The files must have
-    the same number of sentences (:class:`~errtype.errors.LineCountError` otherwise); an item is
-    reported by the line where its sentence starts in ``orig``.
+    M2 to ``out`` atomically (or resumably), as :func:`parallel_to_m2` but parsing nothing. The
+    files must have the same number of sentences (:class:`~errtype.errors.LineCountError`
+    otherwise); an item is reported by the line where its sentence starts in ``orig``.
     """
     from .parse.conllu import check_sentence_counts, read_conllu
 
@@ -176,19 +255,28 @@ def conllu_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike],
     check_sentence_counts(paths)
     report = Report()
     starts: dict[int, int] = {}  # item index -> first line in ``orig`` (items in flight only)
+    options = dict(lev=lev, merging=merging, batch_size=batch_size, on_error=on_error,
+                   max_tokens=max_tokens, merge_run_limit=merge_run_limit)
+    identity = job_identity(annotator, paths, mode="conllu", errant_noop=errant_noop,
+                            encoding_errors=encoding_errors, **options) if resume else None
 
-    def items() -> Iterator[tuple[Sentence, list[Sentence]]]:
+    def items(skip: int) -> Iterator[tuple[Sentence, list[Sentence]]]:
         readers = [read_conllu(p, encoding_errors) for p in paths]
-        for k, parts in enumerate(zip(*readers, strict=True)):
+        sentences = zip(*readers, strict=True)
+        for _ in islice(sentences, skip):
+            pass
+        if progress and skip:
+            progress(skip)
+        for k, parts in enumerate(sentences):
             starts[k] = parts[0][0]
             yield parts[0][1], [s for _, s in parts[1:]]
             if progress:
                 progress(1)
 
     try:
-        write_m2_stream(annotator, items(), out, report, starts.pop, errant_noop=errant_noop,
-                        lev=lev, merging=merging, batch_size=batch_size, jobs=jobs,
-                        on_error=on_error, max_tokens=max_tokens)
+        with m2_sink(out, report, identity, batch_size) as sink:
+            write_m2_stream(annotator, items(sink.done), sink, starts.pop,
+                            errant_noop=errant_noop, cor_paths=cors, jobs=jobs, **options)
     except InputError as exc:
         if exc.path is None and exc.line is not None:  # an annotation failure: name the file
             raise InputError(exc.reason, path=str(orig), line=exc.line) from exc.__cause__
@@ -220,7 +308,8 @@ def _retyped(annotator: Annotator, orig: Sentence, cor: Sentence, placed: m2.Pla
 
 def reannotate_block(annotator: Annotator, block: M2Block, mode: str = "gold",
                      minimise: bool = True, old_cats: bool = False, lev: bool = False,
-                     merging: str = "rules", errant_compat: bool = False) -> str:
+                     merging: str = "rules", errant_compat: bool = False,
+                     merge_run_limit: int = MAX_RULE_RUN) -> str:
     """Re-type (``gold``) or re-extract (``auto``) the edits of one M2 block.
 
     Annotators come in ERRANT's order (ids sorted as strings). An annotator whose lines are all
@@ -262,8 +351,12 @@ def reannotate_block(annotator: Annotator, block: M2Block, mode: str = "gold",
             if new is not None:
                 kept.append(new)
         if mode == "auto":
-            kept = sorted(kept + annotator.annotate(orig, cor, lev, merging),
-                          key=lambda x: (x.o_start, x.o_end))
+            found = annotator.annotate(orig, cor, lev, merging, merge_run_limit)
+            for e in found:  # ERRANT reads every field literally: its M2 can say anything
+                if not errant_compat and (why := m2.unwritable(e.c_str)) is not None:
+                    raise InputError(f"the correction {why}, which cannot be written in an "
+                                     "edit line")
+            kept = sorted(kept + found, key=lambda x: (x.o_start, x.o_end))
         lines.extend(m2.edits_to_m2_lines(kept, ann_id))
     return m2.format_block(block.source, lines)
 
@@ -272,8 +365,10 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
              minimise: bool = True, old_cats: bool = False, lev: bool = False,
              merging: str = "rules", progress: Callable[[int], None] | None = None,
              encoding_errors: str = "strict", on_error: str = "fail",
-             errant_compat: bool = False) -> Report:
-    """Re-annotate every block of an M2 file and write the result atomically.
+             errant_compat: bool = False, merge_run_limit: int = MAX_RULE_RUN,
+             resume: bool = False) -> Report:
+    """Re-annotate every block of an M2 file and write the result atomically (or resumably:
+    ``resume=True``, see :func:`parallel_to_m2`).
 
     See :func:`reannotate_block` for the semantics. A block that cannot be re-annotated (an edit
     span outside its sentence, a parser failure; with ``errant_compat``, overlapping edits that
@@ -283,11 +378,21 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
     from .errors import ErrtypeError
 
     report = Report()
-    with atomic_output(out) as fh:
-        for block in read_m2(m2_path, errors=encoding_errors, lenient=True):
+    identity = job_identity(annotator, [m2_path], mode=mode, minimise=minimise,
+                            old_cats=old_cats, lev=lev, merging=merging,
+                            encoding_errors=encoding_errors, on_error=on_error,
+                            errant_compat=errant_compat, merge_run_limit=merge_run_limit
+                            ) if resume else None
+    with m2_sink(out, report, identity) as sink:
+        blocks = read_m2(m2_path, errors=encoding_errors, lenient=True)
+        for _ in islice(blocks, sink.done):
+            pass
+        if progress and sink.done:
+            progress(sink.done)
+        for block in blocks:
             try:
                 text = reannotate_block(annotator, block, mode, minimise, old_cats, lev, merging,
-                                        errant_compat)
+                                        errant_compat, merge_run_limit)
             except Exception as exc:  # noqa: BLE001 - located, or skipped and reported
                 reason = _reason(exc, block, errant_compat)
                 if on_error != "skip":
@@ -300,12 +405,11 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
                     raise InputError(f"annotation failed: {reason} (use --on-error skip to "
                                      "write a noop block and continue)",
                                      path=str(m2_path), line=block.line) from exc
-                report.skipped.append((block.line, reason))
-                text = m2.format_block(block.source, [m2.noop_m2(a) for a in sorted(
+                noops = m2.format_block(block.source, [m2.noop_m2(a) for a in sorted(
                     block.annotators() or [0], key=str)])
-            fh.write(text)
-            report.blocks += 1
-            report.noops += text.count(f"{SEP}{NOOP}{SEP}")
+                sink.put(block.line, Formatted(noops, noops.count(f"{SEP}{NOOP}{SEP}"), reason))
+            else:
+                sink.put(block.line, Formatted(text, text.count(f"{SEP}{NOOP}{SEP}")))
             if progress:
                 progress(1)
     return report

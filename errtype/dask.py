@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -32,8 +34,8 @@ from itertools import chain
 from typing import Any
 
 from .annotator import Annotator
-from .convert import Formatted, Report, format_annotation, parallel_items
-from .errors import AnnotationError, EncodingError, InputError, ResourceError
+from .convert import Formatted, Report, checked, format_annotation, m2_sink, parallel_items
+from .errors import AnnotationError, EncodingError, InputError, ResourceError, WorkerError
 from .stream import StreamOptions
 from .textio import atomic_output, check_line_counts, decode_lines
 
@@ -64,14 +66,13 @@ class Settings:
     stream: StreamOptions = StreamOptions()
     errant_noop: bool = False
     batch_size: int = 256
-    merge_run_limit: int | None = None
 
     @classmethod
     def make(cls, lang: str = "en", backend: dict[str, Any] | None = None,
              **options: Any) -> Settings:
-        """``options``: ``errant_noop``, ``batch_size``, ``merge_run_limit`` and the fields of
+        """``options``: ``errant_noop``, ``batch_size`` and the fields of
         :class:`~errtype.stream.StreamOptions` (``lev``, ``merging``, ``tokenize``,
-        ``on_error``, ``max_tokens``, ``parse_noops``)."""
+        ``on_error``, ``max_tokens``, ``parse_noops``, ``merge_run_limit``)."""
         names = {f.name for f in fields(StreamOptions)}
         stream = StreamOptions(**{k: v for k, v in options.items() if k in names})
         rest = {k: v for k, v in options.items() if k not in names}
@@ -99,10 +100,6 @@ def _formatted(items: Iterable[Any], settings: Settings) -> list[Formatted]:
     """One partition of items ``(orig, cor | [cor, ...])`` -> their Formatted M2 blocks."""
     with _LOCK:
         annotator = worker_annotator(settings.lang, settings.backend)
-        if settings.merge_run_limit is not None:
-            from . import merge
-
-            merge.MAX_RULE_RUN = settings.merge_run_limit
         fmt = partial(format_annotation, errant_noop=settings.errant_noop)
         return list(annotator.annotate_stream(items, batch_size=settings.batch_size,
                                               transform=fmt, **asdict(settings.stream)))
@@ -148,17 +145,17 @@ def _range_partition(ranges: Sequence[_Range], settings: Settings, encoding_erro
                      ) -> list[tuple[int, Formatted]]:
     """Annotate the line ranges of one partition: ``(line number, Formatted)`` per line."""
     out: list[tuple[int, Formatted]] = []
+    on_error = settings.stream.on_error
     for r in ranges:
-        unwritable: dict[int, Formatted] = {}
-        items = parallel_items(list(r.paths), settings.stream.on_error, unwritable,
-                               lines=_range_lines(r, encoding_errors))
+        items = parallel_items(list(r.paths), lines=_range_lines(r, encoding_errors))
         try:
             done = _formatted(items, settings)
         except AnnotationError as exc:
             line = None if exc.index is None else r.first + exc.index
             raise InputError(f"annotation failed: {exc.reason} (use --on-error skip to write "
                              "a noop block and continue)", line=line) from None
-        out.extend((r.first + k, unwritable.get(k, f)) for k, f in enumerate(done))
+        out.extend((r.first + k, checked(f, r.first + k, r.paths[1:], on_error))
+                   for k, f in enumerate(done))
     return out
 
 
@@ -170,8 +167,8 @@ def annotate_bag(bag: Any, lang: str = "en", *, backend: dict[str, Any] | None =
 
     Items are ``(orig, cor)`` or ``(orig, [cor, ...])`` strings; ``options`` are those of
     :meth:`Settings.make` (``lev``, ``merging``, ``tokenize``, ``on_error``, ``max_tokens``,
-    ``parse_noops``, ``errant_noop``, ``batch_size``). With ``on_error="skip"`` a failed item
-    is a noop block.
+    ``parse_noops``, ``merge_run_limit``, ``errant_noop``, ``batch_size``). With
+    ``on_error="skip"`` a failed item is a noop block.
     """
     _dask()
     return bag.map_partitions(_blocks, Settings.make(lang, backend, **options))
@@ -269,6 +266,17 @@ LOCAL_CLUSTER_CONFIG: dict[str, Any] = {
 }
 
 
+_QUIET_TRACKER = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook, run in each worker process ``local:N`` starts (and restarts): a
+    Ctrl-C reaches the whole process group, but only the client decides when work stops (it
+    closes the cluster), so the workers ignore SIGINT instead of printing tracebacks."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def connect(address: str) -> tuple[Any, Any]:
     """``local:N`` (a LocalCluster of N single-threaded worker processes on 127.0.0.1) or a
     scheduler address (``tcp://HOST:PORT``) -> (client, cluster or None); close both after."""
@@ -283,37 +291,61 @@ def connect(address: str) -> tuple[Any, Any]:
             n = 0
         if n < 1:
             raise InputError(f"--dask local:N needs a number of workers >= 1, not {address!r}")
+        # multiprocessing's resource tracker outlives a SIGKILLed client and would then warn
+        # about "leaked semaphore objects"; it takes its warning filters from this process's -W
+        # options, read when it starts
+        if _QUIET_TRACKER not in sys.warnoptions:
+            sys.warnoptions.append(_QUIET_TRACKER)
         # everything on the loopback interface; the HTTP endpoint on a free port
         with _dask().config.set(LOCAL_CLUSTER_CONFIG):
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                   silence_logs=logging.ERROR)
+                                   silence_logs=logging.ERROR, preload=[__name__])
         return Client(cluster), cluster
     return Client(address), None
 
 
-def line_ranges(paths: Sequence[PathLike], size: int) -> list[_Range]:
-    """Parallel files cut into ranges of ``size`` lines (byte offsets per file)."""
+def _lost(exc: Any, ranges: Sequence[_Range]) -> WorkerError:
+    """Dask's KilledWorker (a partition's worker died on every attempt) as a WorkerError."""
+    key = getattr(exc, "task", None)
+    what = "a partition"
+    if isinstance(key, tuple) and len(key) == 2 and isinstance(key[1], int) \
+            and 0 <= key[1] < len(ranges):
+        r = ranges[key[1]]
+        what = f"lines {r.first}-{r.first + r.count - 1}"
+    return WorkerError(f"Dask workers died on every attempt to annotate {what} (the worker "
+                       f"logs say why, e.g. memory): {exc}")
+
+
+def _close(client: Any, cluster: Any) -> None:
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def line_ranges(paths: Sequence[PathLike], size: int, skip: int = 0) -> list[_Range]:
+    """Parallel files, after their first ``skip`` lines, cut into ranges of ``size`` lines (byte
+    offsets per file)."""
     n = check_line_counts(paths)
-    cuts = [_offsets(p, size) for p in paths]
+    cuts = [_offsets(p, size, skip) for p in paths]
     ranges = []
-    for i, first in enumerate(range(0, n, size)):
+    for i, first in enumerate(range(skip, n, size)):
         ranges.append(_Range(tuple(map(str, paths)), tuple(c[i] for c in cuts),
                              tuple(c[i + 1] for c in cuts), first + 1, min(size, n - first)))
     return ranges
 
 
-def _offsets(path: PathLike, size: int) -> list[int]:
-    """Byte offsets of lines 0, size, 2*size, ... and the end of the file."""
-    offsets = [0]
+def _offsets(path: PathLike, size: int, skip: int = 0) -> list[int]:
+    """Byte offsets of lines skip, skip + size, skip + 2*size, ... and the end of the file."""
+    offsets = [0] if skip == 0 else []
     lines = pos = 0
     with open(path, "rb") as fh:
         for raw in fh:
             pos += len(raw)
             lines += 1
-            if lines % size == 0:
+            if lines >= skip and (lines - skip) % size == 0:
                 offsets.append(pos)
-    if offsets[-1] != pos:
+    if not offsets or offsets[-1] != pos:
         offsets.append(pos)
     return offsets
 
@@ -321,11 +353,13 @@ def _offsets(path: PathLike, size: int) -> list[int]:
 def parallel_to_m2_dask(client_address: str, orig: PathLike, cors: Sequence[PathLike],
                         out: PathLike, settings: Settings, *, partition_size: int = 2000,
                         encoding_errors: str = "strict",
-                        progress: Callable[[int], None] | None = None) -> Report:
+                        progress: Callable[[int], None] | None = None,
+                        resume: bool = False) -> Report:
     """``errtype-m2 --dask``: parallel files -> M2 (atomically, in order) on a Dask cluster.
 
     The files are cut into ranges of ``partition_size`` lines that the workers read and
-    annotate; the output is identical to :func:`errtype.convert.parallel_to_m2`.
+    annotate; the output is identical to :func:`errtype.convert.parallel_to_m2`. ``resume=True``
+    writes resumably, checkpointing after each partition (:mod:`errtype.checkpoint`).
     """
     _dask()
     import dask.bag as db
@@ -334,28 +368,36 @@ def parallel_to_m2_dask(client_address: str, orig: PathLike, cors: Sequence[Path
     for p in paths:
         if str(p) == "-":
             raise InputError("--dask reads files, not standard input")
-    ranges = line_ranges(paths, partition_size)
+    identity = None
+    if resume:
+        from . import __version__
+        from .checkpoint import file_identity
+
+        identity = {"errtype": __version__, "inputs": file_identity(paths), "mode": "dask",
+                    "settings": asdict(settings), "partition_size": partition_size,
+                    "encoding_errors": encoding_errors}
     report = Report()
-    if not ranges:  # empty input: nothing to send
-        with atomic_output(out):
+    with m2_sink(out, report, identity, partition_size) as sink:
+        ranges = line_ranges(paths, partition_size, sink.done)
+        if progress and sink.done:
+            progress(sink.done)
+        if not ranges:  # nothing (left) to annotate
             return report
-    client, cluster = connect(client_address)
-    try:
-        bag = db.from_sequence(ranges, npartitions=max(1, len(ranges))).map_partitions(
-            _range_partition, settings, encoding_errors)
-        with atomic_output(out) as fh:
-            for part in ordered_partitions(bag):
-                for line, result in part:
-                    report.blocks += 1
-                    report.noops += result.noops
-                    if result.skipped is not None:
-                        report.skipped.append((line, result.skipped))
-                    fh.write(result.block)
-                if progress:
-                    progress(len(part))
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        client, cluster = connect(client_address)
+        try:
+            bag = db.from_sequence(ranges, npartitions=len(ranges)).map_partitions(
+                _range_partition, settings, encoding_errors)
+            try:
+                for part in ordered_partitions(bag):
+                    for line, result in part:
+                        sink.put(line, result)
+                    if progress:
+                        progress(len(part))
+            except Exception as exc:
+                if type(exc).__name__ != "KilledWorker":
+                    raise
+                raise _lost(exc, ranges) from None
+        finally:
+            _close(client, cluster)
     return report
 

@@ -1,16 +1,21 @@
 """Fetch optional models (the LINDAT UDPipe 1 models for UD 2.5 of the language packs, among them
 the Czech ERRANT's ``czech-pdt-ud-2.5-191206``) into the user cache directory.
 
-Files are streamed to a temporary file beside the target, their SHA-256 is computed (and checked
-against the expected value when one is known or given), the model is test-loaded, and only then
-is the file moved into place, with a ``.sha256`` sidecar recording the digest.
+Files are streamed to a temporary file beside the target and checked before the file is moved
+into place (with a ``.sha256`` sidecar recording its digest):
+
+* against the digests pinned for the published file in ``resources/udpipe-ud-2.5-models.tsv``
+  (its git blob SHA-1 for every model; SHA-256 and size where a public record gives them), from
+  whatever URL it came; a ``sha256`` given by the caller replaces them (a deliberate other file);
+* by test-loading the model and tagging the language's test sentence from the same table: a model
+  that gets the expected UPOS of too few words or the lemmas of too few inflected words is not
+  the language's model (a Ukrainian model offered as Czech is refused).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -18,35 +23,101 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ResourceError
+from .textio import sibling_temporary
 
-__all__ = ["MODELS", "ModelSpec", "cache_dir", "cached_model", "download", "model_path",
-           "verify"]
+__all__ = ["MODELS", "ModelSpec", "Probe", "cache_dir", "cached_model", "download",
+           "model_path", "verify"]
 
 CACHE_ENV = "ERRTYPE_CACHE_DIR"
+PINS = "udpipe-ud-2.5-models.tsv"
 _CHUNK = 1 << 16
 
 
 @dataclass(frozen=True)
+class Probe:
+    """A test sentence of a language: its words, their expected UPOS and lemmas.
+
+    A model of the language tags it plausibly: at least ``min_upos`` of the words get the
+    expected UPOS and at least ``min_lemma`` of the inflected words (lemma differs from the word)
+    the expected lemma. A model of another language guesses the lemma of an unknown word from its
+    form, so it misses nearly every inflected one (measured on the stand-in models in
+    ``docs/robustness.md``).
+    """
+
+    words: tuple[str, ...]
+    upos: tuple[str, ...]
+    lemmas: tuple[str, ...]
+    min_upos: float = 0.7
+    min_lemma: float = 0.5
+
+    def problem(self, tokens: list[tuple[str, str]]) -> str | None:
+        """Why the ``(upos, lemma)`` a model gave the words are implausible, or None."""
+        if len(tokens) != len(self.words):
+            return f"it split the {len(self.words)} words into {len(tokens)} tokens"
+        upos = sum(t[0] == u for t, u in zip(tokens, self.upos, strict=True))
+        inflected = [(t[1], lemma) for t, lemma, w in zip(tokens, self.lemmas, self.words,
+                                                          strict=True)
+                     if lemma.lower() != w.lower()]
+        lemmas = sum(_fold(got) == _fold(want) for got, want in inflected)
+        if upos >= self.min_upos * len(self.words) and \
+                lemmas >= self.min_lemma * len(inflected):
+            return None
+        return (f"on the test sentence {' '.join(self.words)!r} it gave the expected UPOS of "
+                f"{upos} of {len(self.words)} words and the expected lemma of {lemmas} of "
+                f"{len(inflected)} inflected words")
+
+
+def _fold(lemma: str) -> str:
+    """A lemma compared case-blind and without compound marks (Estonian ``supi_koor``)."""
+    return lemma.lower().replace("_", "").replace("=", "")
+
+
+@dataclass(frozen=True)
 class ModelSpec:
-    """A downloadable model: file name, URL, expected SHA-256 (None = not pinned), licence."""
+    """A downloadable model: file name, URL, pinned digests (None = not known), licence, and
+    the test sentence that checks it is the language's model."""
 
     filename: str
     url: str
     sha256: str | None
     licence: str
     kind: str = "udpipe"
+    size: int | None = None
+    git_sha1: str | None = None
+    probe: Probe | None = None
+
+
+def _pins() -> dict[str, dict[str, str]]:
+    """The rows of the pinned-model table by language code."""
+    from .data import resource_path
+
+    lines = resource_path(PINS).read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    rows = (dict(zip(header, line.split("\t"), strict=True)) for line in lines[1:] if line)
+    return {row["lang"]: row for row in rows}
 
 
 def _pack_models() -> dict[str, ModelSpec]:
-    """One UDPipe 1 (UD 2.5) model per language pack that names one."""
+    """One UDPipe 1 (UD 2.5) model per language pack that names one, with its pins."""
     from .lang.packs import PACKS, UDPIPE_BASE_URL, UDPIPE_LICENCE
 
-    return {code: ModelSpec(filename=pack.udpipe, url=UDPIPE_BASE_URL + pack.udpipe,
-                            # not pinned: the digests could not be obtained offline. Pass
-                            # --sha256 to enforce one; every download's digest is recorded in
-                            # the .sha256 sidecar and checked on reuse.
-                            sha256=None, licence=UDPIPE_LICENCE)
-            for code, pack in sorted(PACKS.items()) if pack.udpipe}
+    pins = _pins()
+    out = {}
+    for code, pack in sorted(PACKS.items()):
+        if not pack.udpipe:
+            continue
+        pin = pins.get(code, {})
+        if pin.get("file") != pack.udpipe:  # pins describe another file: none apply
+            pin = {}
+        known = {k: v for k, v in pin.items() if v != "-"}
+        size = known.get("bytes")
+        probe = Probe(tuple(pin["sentence"].split()), tuple(pin["upos"].split()),
+                      tuple(pin["lemmas"].split())) if pin else None
+        out[code] = ModelSpec(filename=pack.udpipe, url=UDPIPE_BASE_URL + pack.udpipe,
+                              sha256=known.get("sha256"), licence=UDPIPE_LICENCE,
+                              size=None if size is None else int(size),
+                              git_sha1=known.get("git_blob_sha1"), probe=probe)
+    return out
 
 
 #: downloadable models by language code (cs: czech-pdt-ud-2.5-191206, the Czech ERRANT's model)
@@ -96,6 +167,47 @@ def sha256_file(path: str | os.PathLike[str]) -> str:
     return h.hexdigest()
 
 
+def git_blob_sha1(path: str | os.PathLike[str]) -> str:
+    """Hex SHA-1 of a file as git stores it (``blob SIZE\\0`` + content): the id of the file in
+    any git repository that holds it."""
+    h = hashlib.sha1(f"blob {os.path.getsize(path)}\0".encode())
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(_CHUNK), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _pinned_problem(spec: ModelSpec, path: Path, digest: str) -> str | None:
+    """How the downloaded file differs from the published one, or None."""
+    size = path.stat().st_size
+    if spec.size is not None and size != spec.size:
+        return f"{size} bytes, not the published {spec.size}"
+    if spec.sha256 is not None and digest != spec.sha256:
+        return f"SHA-256 {digest}, not the published {spec.sha256}"
+    if spec.git_sha1 is not None and (blob := git_blob_sha1(path)) != spec.git_sha1:
+        return f"git blob SHA-1 {blob}, not the published {spec.git_sha1}"
+    return None
+
+
+def check_language(lang: str, model: str | os.PathLike[str]) -> None:
+    """Raise :class:`ResourceError` unless the UDPipe ``model`` tags the test sentence of
+    ``lang`` plausibly (:class:`Probe`); nothing is checked for a language without one."""
+    from .parse.udpipe import UDPipeParser
+
+    probe = _spec(lang).probe
+    if probe is None:
+        return
+    tokens = [(t.pos, t.lemma) for t in UDPipeParser(model).parse(" ".join(probe.words))]
+    problem = probe.problem(tokens)
+    if problem is not None:
+        from .lang.packs import get_pack
+
+        pack = get_pack(lang)
+        name = pack.name if pack else lang
+        raise ResourceError(f"this is not a model of {name}: {problem} (a model of another "
+                            "language? --no-language-check accepts it anyway)")
+
+
 def verify(path: str | os.PathLike[str]) -> bool:
     """Whether a downloaded file still matches the digest recorded in its sidecar."""
     p = Path(path)
@@ -113,34 +225,44 @@ def download(
     directory: str | os.PathLike[str] | None = None,
     force: bool = False,
     check_model: bool = True,
+    check_lang: bool = True,
     timeout: float = 60.0,
     progress: Callable[[int, int | None], None] | None = None,
 ) -> Path:
     """Download the model of ``lang`` into the cache (or ``directory``) and return its path.
 
-    ``sha256`` (or the pinned digest of the model) is enforced; a present, verified file is reused
-    unless ``force``. ``check_model`` test-loads the file with the backend before accepting it.
+    The file must match the pinned digests of the published model (from any ``url``), or
+    ``sha256`` when given; a present, verified file is reused unless ``force``. ``check_model``
+    test-loads the file with the backend before accepting it, and ``check_lang`` also requires it
+    to tag the language's test sentence plausibly (:func:`check_language`).
     ``progress(bytes_done, total_or_None)`` is called while downloading.
     """
     spec = _spec(lang)
-    expected = (sha256 or spec.sha256 or "").lower() or None
+    expected = (sha256 or "").lower() or None
     target = model_path(lang, directory)
     if not force and verify(target):
         recorded = target.with_name(target.name + ".sha256").read_text("ascii").split()[0]
-        if expected is None or recorded == expected:
+        if (recorded == expected if expected is not None
+                else _pinned_problem(spec, target, recorded) is None):
             return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".", suffix=".part")
+    fd, tmp_name = sibling_temporary(target, ".part")
     tmp = Path(tmp_name)
     try:
         digest = _fetch(url or spec.url, fd, timeout, progress)
-        if expected is not None and digest != expected:
+        if expected is not None:
+            problem = None if digest == expected else f"SHA-256 {digest}, not {expected}"
+        else:
+            problem = _pinned_problem(spec, tmp, digest)
+        if problem is not None:
             raise ResourceError(
-                f"checksum mismatch for {spec.filename}: expected {expected}, got {digest}"
-            )
+                f"checksum mismatch for {spec.filename}: the downloaded file has {problem} "
+                "(--sha256 accepts a different file deliberately)")
         if check_model and spec.kind == "udpipe":
             from .parse.udpipe import load_model
             load_model(tmp)
+            if check_lang:
+                check_language(lang, tmp)
         os.replace(tmp, target)
         target.with_name(target.name + ".sha256").write_text(
             f"{digest}  {spec.filename}\n", encoding="ascii")

@@ -77,3 +77,13 @@ class AnnotationError(ErrtypeError):
 
     def __reduce__(self) -> tuple[type, tuple[str, int | None]]:  # picklable across processes
         return (type(self), (self.reason, self.index))
+
+
+class WorkerError(ErrtypeError):
+    """A worker process died (killed, crashed) before finishing its share of the work."""
+
+    def __init__(self, message: str, *, pid: int | None = None,
+                 exitcode: int | None = None) -> None:
+        self.pid = pid
+        self.exitcode = exitcode
+        super().__init__(message)

@@ -4,7 +4,13 @@ the one function that applies an annotator's edits to make its corrected sentenc
 A block is an ``S`` line, zero or more ``A`` lines and a blank line. The reader accepts every valid
 M2 file, including a final block without its blank line and runs of blank lines, and raises
 :class:`M2FormatError` naming the file and line for anything malformed (``lenient=True`` keeps
-edits whose span lies outside the sentence, for ``errtype lint``).
+edits whose span lies outside the sentence, for ``errtype lint``): offsets and annotator ids are
+ASCII digits only (``int()`` would also take ``٢`` or ``1_0``), and a carriage return inside a
+line (a file with CR-only line endings reads as one line) is refused.
+
+No M2 field can be escaped, so the writer refuses what would read back as something else
+(:func:`unwritable`): a correction containing ``|||`` (the field separator) or ``||`` (the
+separator of alternatives), or consisting of ``-NONE-`` (a deletion).
 
 Edit application (:func:`apply_edits`) follows named :class:`ApplyRules`:
 
@@ -21,6 +27,7 @@ Edit application (:func:`apply_edits`) follows named :class:`ApplyRules`:
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -37,6 +44,24 @@ NONE = "-NONE-"
 ALT = "||"
 #: detection-only edit types: their correction field is a pseudo correction
 DETECTION_TYPES = frozenset({"Um", "UNK"})
+
+
+_INT = re.compile(r"-?[0-9]+")
+
+
+def unwritable(cor: str) -> str | None:
+    """Why the correction field ``cor`` cannot be written in M2 and read back as itself, or None.
+
+    M2 has no escapes: ``|||`` ends the field, ``||`` separates alternative corrections, and a
+    field that is ``-NONE-`` is a deletion to every M2 reader.
+    """
+    if SEP in cor:
+        return f"contains the M2 field separator '{SEP}'"
+    if ALT in cor:
+        return f"contains '{ALT}', which M2 readers take for a separator of alternative corrections"
+    if cor.strip() == NONE:
+        return f"is '{NONE}', which M2 readers take for a deletion"
+    return None
 
 
 def edit_line(start: int, end: int, type: str, cor: str, annotator: int | str = 0,
@@ -130,16 +155,14 @@ def _parse_a_line(text: str, n_tokens: int, name: str, number: int,
     parts = span.split()
     if len(parts) != 2:
         raise M2FormatError(f"edit span must be two integers, got {span!r}", path=name, line=number)
-    try:
-        start, end = int(parts[0]), int(parts[1])
-    except ValueError:
+    if not (_INT.fullmatch(parts[0]) and _INT.fullmatch(parts[1])):
         raise M2FormatError(f"edit offsets must be integers, got {span!r}",
-                            path=name, line=number) from None
-    try:
-        ann = int(annotator.strip())
-    except ValueError:
+                            path=name, line=number)
+    start, end = int(parts[0]), int(parts[1])
+    if not _INT.fullmatch(annotator.strip()):
         raise M2FormatError(f"annotator id must be an integer, got {annotator!r}",
-                            path=name, line=number) from None
+                            path=name, line=number)
+    ann = int(annotator.strip())
     if (start, end) != (-1, -1) and not 0 <= start <= end <= n_tokens:
         message = f"edit span {start} {end} is outside the sentence of {n_tokens} tokens"
         if problems is None:
@@ -161,6 +184,10 @@ def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = N
     n_tokens = 0
     for number, text, _ in read_text_lines(source, label, errors):
         stripped = text.rstrip()
+        if "\r" in stripped:
+            raise M2FormatError(
+                "carriage return inside a line: the file has CR-only (classic Mac) line endings "
+                "or a stray CR; convert it to LF or CRLF line endings", path=label, line=number)
         if not stripped:
             if block is not None:
                 yield block
@@ -238,20 +265,39 @@ def edits_to_m2_lines(edits: Sequence[Edit], annotator: int | str = 0) -> list[s
     return [e.to_m2(annotator) for e in edits]
 
 
-def annotation_block(annotation: Any, picks: Iterable[int] | None = None) -> M2Block:
-    """The M2 block of an :class:`errtype.annotator.Annotation`: correction ``picks[i]`` becomes
-    annotator ``i`` (all corrections by default). A correction without edits is a noop;
-    corrections are the corrected tokens joined by single spaces."""
+def annotation_block(annotation: Any, picks: Iterable[int] | None = None, *,
+                     source_text: bool = False,
+                     errant_noop: Sequence[str] | None = None) -> M2Block:
+    """The M2 block of an :class:`errtype.annotator.Annotation` (the one renderer of M2).
+
+    Correction ``picks[i]`` becomes annotator ``i`` (all corrections by default); a correction
+    without edits, and every correction of a skipped annotation, is a noop line. A correction
+    field is the corrected tokens joined by single spaces, or with ``source_text`` the tokens as
+    the text had them (:attr:`errtype.edit.Edit.c_str`: ``don't`` for ``do`` + ``n't`` under
+    ``-tok``), which is how ERRANT writes M2. ``errant_noop`` (the raw correction strings) is
+    ERRANT's noop rule: a noop line only for a correction equal to the original's text, and no
+    line for one whose difference yields no edit.
+    """
     chosen = range(len(annotation.cors)) if picks is None else picks
+    skipped = annotation.error is not None
+    raw_orig = annotation.orig.span_text(0, len(annotation.orig)).strip() \
+        if errant_noop is not None and not skipped else None
     edits: list[M2Edit] = []
     for coder, k in enumerate(chosen):
-        found = annotation.edits[k]
-        if not found:
+        found = [] if skipped else annotation.edits[k]
+        if raw_orig is not None:
+            if raw_orig == errant_noop[k]:  # type: ignore[index]
+                edits.append(M2Edit.noop(coder))
+                continue
+        elif not found:
             edits.append(M2Edit.noop(coder))
-        texts = annotation.cors[k].texts
-        edits.extend(M2Edit(e.o_start, e.o_end, e.type, " ".join(texts[e.c_start:e.c_end]), coder)
-                     for e in found)
-    return M2Block(" ".join(annotation.orig.texts), edits)
+        if source_text:
+            edits.extend(M2Edit(e.o_start, e.o_end, e.type, e.c_str, coder) for e in found)
+        else:
+            texts = annotation.cors[k].texts
+            edits.extend(M2Edit(e.o_start, e.o_end, e.type, " ".join(texts[e.c_start:e.c_end]),
+                                coder) for e in found)
+    return M2Block(annotation.orig.text, edits)
 
 
 def write_m2(blocks: Iterable[M2Block], out: os.PathLike[str] | str) -> int:

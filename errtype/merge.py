@@ -23,21 +23,23 @@ if TYPE_CHECKING:
     from .lang.base import Language
 
 STRATEGIES = ("rules", "all-split", "all-merge", "all-equal")
-#: Longest run of non-matching alignment operations the rule merger examines as one unit. The
-#: rules test every sub-span of a run (cubic in its length: a 1,000-token rewrite takes minutes),
-#: so a longer run is processed in consecutive chunks of this size. Real corrections never come
-#: near it; only unrelated or misaligned pairs do, and their work stays bounded. Set it to 0 (CLI:
-#: ``--merge-run-limit 0``) for ERRANT's unbounded behaviour.
+#: The default longest run of non-matching alignment operations the rule merger examines as one
+#: unit (the ``run_limit`` of :func:`merge`). The rules test every sub-span of a run (cubic in its
+#: length: a 1,000-token rewrite takes minutes), so a longer run is processed in consecutive chunks
+#: of this size. Real corrections never come near it; only unrelated or misaligned pairs do, and
+#: their work stays bounded. A limit of 0 (CLI: ``--merge-run-limit 0``) is ERRANT's unbounded
+#: behaviour. The limit is an argument, passed with each job, never a setting of the module.
 MAX_RULE_RUN = 100
 Span = tuple[int, int, int, int]
 _PUNCT_CHARS = string.punctuation
 
 
 def merge(seq: Sequence[AlignOp], orig: Sentence, cor: Sentence, lang: Language,
-          strategy: str = "rules") -> list[Span]:
-    """Edit spans (o_start, o_end, c_start, c_end) extracted from an alignment sequence."""
+          strategy: str = "rules", run_limit: int = MAX_RULE_RUN) -> list[Span]:
+    """Edit spans (o_start, o_end, c_start, c_end) extracted from an alignment sequence
+    (``run_limit``: see :data:`MAX_RULE_RUN`)."""
     if strategy == "rules":
-        return lang.merge_rules(seq, orig, cor)
+        return lang.merge_rules(seq, orig, cor, run_limit)
     if strategy == "all-split":
         return [_span(a) for a in seq if a.op != "M"]
     if strategy == "all-merge":
@@ -79,7 +81,9 @@ class RuleMerger:
 
     ``possessive``: the 3.x possessive rules; ``content_pos``: POS that make a run one edit;
     ``same_pos``: the same-POS/verb-phrase rule ``(pos_set, len_o, len_c) -> merge?``;
-    ``similar``: the similar-substitution split test on two token texts.
+    ``similar``: the similar-substitution split test on two token texts. Calling it merges an
+    alignment, examining runs of at most ``run_limit`` non-matching operations at a time (0: any
+    length; see :data:`MAX_RULE_RUN`).
     """
 
     possessive: bool
@@ -87,7 +91,8 @@ class RuleMerger:
     same_pos: Callable[[set[str], int, int], bool]
     similar: Callable[[str, str], bool]
 
-    def __call__(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence) -> list[Span]:
+    def __call__(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
+                 run_limit: int = MAX_RULE_RUN) -> list[Span]:
         out: list[Span] = []
         for key, group in groupby(seq, lambda a: a.op[0] if a.op[0] in "MT" else "X"):
             if key == "M":
@@ -96,7 +101,7 @@ class RuleMerger:
                 out.extend(_span(a) for a in group)
             else:
                 run = list(group)
-                size = MAX_RULE_RUN if MAX_RULE_RUN > 0 else len(run) or 1
+                size = run_limit if run_limit > 0 else len(run) or 1
                 for k in range(0, len(run), size):
                     out.extend(self._process(run[k:k + size], orig, cor))
         return out

@@ -7,13 +7,13 @@ Used by :meth:`errtype.Annotator.annotate_stream`; the Dask backend (:mod:`errty
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from .errors import AnnotationError
+from .merge import MAX_RULE_RUN
 from .tokens import Sentence
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ class StreamOptions:
     on_error: str = "fail"
     max_tokens: int | None = None
     parse_noops: bool = False
+    merge_run_limit: int = MAX_RULE_RUN
 
 
 def normalise(item: Item) -> tuple[Text, list[Text]]:
@@ -153,8 +154,8 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
             for c in cs:
                 is_noop = o.texts == c.texts
                 ann.noop.append(is_noop)
-                ann.edits.append([] if is_noop else annotator.annotate(o, c, options.lev,
-                                                                       options.merging))
+                ann.edits.append([] if is_noop else annotator.annotate(
+                    o, c, options.lev, options.merging, options.merge_run_limit))
         except Exception as exc:  # noqa: BLE001 - raised with the item's index, or skipped
             reason = f"{type(exc).__name__}: {exc}"
             if options.on_error != "skip":
@@ -199,41 +200,27 @@ def _segmented(segment: object, orig: str, cors: list[Text], same: list[bool], t
 
 # --- forked workers -----------------------------------------------------------------------------
 
-_FORKED: dict[int, tuple[Annotator, Transform | None]] = {}
-
-
-def _work(key: int, batch: Batch, options: StreamOptions, start: int) -> list[Any]:
-    annotator, transform = _FORKED[key]
-    return _run(annotator, batch, options, start, transform)
-
-
 def _in_workers(annotator: Annotator, batches: Iterable[Batch], options: StreamOptions,
                 jobs: int, transform: Transform | None = None) -> Iterator[Any]:
-    """Batches annotated by ``jobs`` forked processes (which share the parent's loaded models
-    and get ``transform`` by inheritance, so it need not be picklable); results in input
-    order, at most ``2 * jobs`` batches in flight."""
-    import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
+    """Batches annotated by ``jobs`` forked processes (:func:`errtype.workers.ordered_map`: they
+    share the parent's loaded models and get ``transform`` by inheritance, so it need not be
+    picklable); results in input order, at most ``2 * jobs`` batches in flight."""
+    from .workers import ordered_map
 
-    try:
-        ctx = multiprocessing.get_context("fork")
-    except ValueError as exc:  # pragma: no cover - platforms without fork
-        raise ValueError("jobs > 1 needs the 'fork' start method (Linux/macOS)") from exc
     annotator.warm_up()  # lazily loaded resources are loaded once, before the fork
-    key = id(annotator)
-    _FORKED[key] = (annotator, transform)
-    pending: deque[Future[list[Any]]] = deque()
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
-    try:
+
+    def work(start: int, batch: Batch) -> list[Any]:
+        return _run(annotator, batch, options, start, transform)
+
+    def numbered() -> Iterator[tuple[int, Batch]]:
         start = 0
-        it = iter(batches)
-        while True:
-            while len(pending) < 2 * jobs and (batch := next(it, None)) is not None:
-                pending.append(pool.submit(_work, key, batch, options, start))
-                start += len(batch)
-            if not pending:
-                break
-            yield from pending.popleft().result()
-    finally:  # also on an error or when the consumer stops early: drop queued batches
-        pool.shutdown(wait=True, cancel_futures=True)
-        _FORKED.pop(key, None)
+        for batch in batches:
+            yield start, batch
+            start += len(batch)
+
+    def describe(task: tuple[int, Batch]) -> str:
+        start, batch = task
+        return f"items {start + 1}-{start + len(batch)}"
+
+    for results in ordered_map(work, numbered(), jobs, describe):
+        yield from results

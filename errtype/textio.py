@@ -3,14 +3,22 @@
 Lines are split on ``\\n`` only (never on the other characters ``str.splitlines`` treats as line
 breaks, such as U+2028 or form feed), a trailing ``\\r`` is dropped (CRLF files), a UTF-8 BOM at the
 start of a file is dropped, and a missing final newline is fine. Invalid bytes raise
-:class:`EncodingError` naming the file, line and byte offset, unless ``errors="replace"``.
+:class:`EncodingError` naming the file, line and byte offset, unless ``errors="replace"``; a file
+in UTF-16 or UTF-32 (a byte-order mark, or lines half NUL bytes) is refused in either mode, by name.
+
+Output is written atomically (:func:`atomic_output`): a hidden temporary file beside the target,
+named with the writing process's id, is renamed over the target on success and removed on any
+error or interrupt. One left by a killed process is removed by the next write to the same target.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import re
 import shlex
+import socket
 import stat
 import sys
 import tempfile
@@ -42,6 +50,28 @@ def _open_binary(path: PathLike) -> IO[bytes]:
         raise InputError("is a directory, not a file", path=str(path)) from None
     except PermissionError:
         raise InputError("permission denied", path=str(path)) from None
+
+
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+               (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def _wide_encoding(raw: bytes, first: bool) -> str | None:
+    """"UTF-16"/"UTF-32" when ``raw`` (a raw line) is evidently not in a byte-oriented encoding:
+    a UTF-16/32 byte-order mark at the start of the file, or at least a quarter NUL bytes."""
+    if first:
+        for bom, name in _WIDE_BOMS:
+            if raw.startswith(bom):
+                return name
+    nul = raw.count(0)
+    if nul >= 2 and 4 * nul >= len(raw):
+        return "UTF-32" if 2 * nul > len(raw) else "UTF-16"
+    return None
+
+
+def _wide_message(wide: str, encoding: str) -> str:
+    return (f"the file looks like {wide} text, not {encoding} (convert it first, e.g. "
+            f"iconv -f {wide} -t UTF-8 FILE > FILE.utf8)")
 
 
 def check_input(path: PathLike) -> None:
@@ -84,6 +114,9 @@ def decode_lines(
     for number, raw in enumerate(chunks, 1):
         start = offset
         offset += len(raw)
+        if (number == 1 or 0 in raw) and (wide := _wide_encoding(raw, number == 1)):
+            raise EncodingError(_wide_message(wide, encoding), path=name, line=number,
+                                offset=start)
         if raw.endswith(b"\n"):
             raw = raw[:-1]
         if raw.endswith(b"\r"):
@@ -145,6 +178,9 @@ def count_lines(path: PathLike) -> int:
     size = 0
     with _open_binary(path) as fh:
         while block := fh.read(1 << 20):
+            if not size and (wide := _wide_encoding(block.split(b"\n", 1)[0], True)):
+                raise EncodingError(_wide_message(wide, "utf-8"), path=str(path), line=1,
+                                    offset=0)
             if not size and block == b"\xef\xbb\xbf":
                 more = fh.read(1)
                 if not more:
@@ -241,8 +277,7 @@ def atomic_output(path: PathLike, encoding: str = "utf-8") -> Iterator[IO[str]]:
         return
     check_output(path)
     target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    fd, tmp = sibling_temporary(target)
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)
@@ -256,3 +291,53 @@ def atomic_output(path: PathLike, encoding: str = "utf-8") -> Iterator[IO[str]]:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _host_tag() -> str:
+    return hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
+
+
+def _owner_tag() -> str:
+    """``PID-HOST``: which process on which machine writes a temporary file."""
+    return f"{os.getpid()}-{_host_tag()}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def sibling_temporary(target: PathLike, suffix: str = ".tmp") -> tuple[int, str]:
+    """A new temporary file beside ``target`` (open descriptor, path), hidden and named for this
+    process (``.NAME.PID-HOST.RANDOM{suffix}``); stale ones of dead processes are removed first."""
+    target = Path(target)
+    folder = target.parent if str(target.parent) else Path(".")
+    remove_stale_temporaries(target, suffix)
+    return tempfile.mkstemp(prefix=f".{target.name}.{_owner_tag()}.", suffix=suffix, dir=folder)
+
+
+def remove_stale_temporaries(target: PathLike, suffix: str = ".tmp") -> list[Path]:
+    """Remove the temporary files of ``target`` (:func:`sibling_temporary`) whose writing
+    process, on this machine, no longer exists; the paths removed."""
+    target = Path(target)
+    folder = target.parent if str(target.parent) else Path(".")
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d+)-([0-9a-f]{{8}})\.[^/]*"
+                         + re.escape(suffix))
+    host = _host_tag()
+    removed = []
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(f".{target.name}.")]
+    except OSError:
+        return removed
+    for name in names:
+        m = pattern.fullmatch(name)
+        if m and m.group(2) == host and not _alive(int(m.group(1))):
+            with contextlib.suppress(OSError):
+                os.unlink(folder / name)
+                removed.append(folder / name)
+    return removed

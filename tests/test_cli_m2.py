@@ -60,10 +60,10 @@ def test_failure_leaves_no_output_and_names_line(tmp_path: Path, monkeypatch: py
 
     real = Annotator.annotate
 
-    def flaky(self, orig, cor, lev=False, merging="rules"):  # noqa: ANN001, ANN202
+    def flaky(self, orig, cor, *options):  # noqa: ANN001, ANN002, ANN202
         if "boom" in cor.texts:
             raise RuntimeError("tagger exploded")
-        return real(self, orig, cor, lev, merging)
+        return real(self, orig, cor, *options)
 
     monkeypatch.setattr(Annotator, "annotate", flaky)
     o, c = files(tmp_path, ["a .", "b .", "c ."], ["a !", "boom .", "c !"])
@@ -139,13 +139,9 @@ def test_merge_run_limit_switch() -> None:
     cor = Sentence([Token("I", "I", "PRON"), Token("wanted", "want", "VERB"),
                     Token("going", "go", "VERB")])
     seq = align(orig, cor, en).align_seq
-    try:
-        merge.MAX_RULE_RUN = 0
-        unbounded = merge.merge(seq, orig, cor, en)
-        merge.MAX_RULE_RUN = 2
-        chunked = merge.merge(seq, orig, cor, en)
-    finally:
-        merge.MAX_RULE_RUN = 100
+    unbounded = merge.merge(seq, orig, cor, en, run_limit=0)
+    chunked = merge.merge(seq, orig, cor, en, run_limit=2)
     assert unbounded == [(1, 4, 1, 3)]          # ERRANT: one verb-phrase edit
     assert len(chunked) == 2 and chunked != unbounded
+    assert merge.MAX_RULE_RUN == 100
     assert merge.merge(seq, orig, cor, en) == unbounded  # default limit 100

@@ -11,6 +11,7 @@ import pytest
 
 import errtype
 from errtype.cli import m2 as cli
+from errtype.errors import InputError
 from errtype.m2 import read_m2, write_m2
 
 from .conftest import peer, shared_path
@@ -137,4 +138,7 @@ def test_default_never_fails_on_random_overlaps() -> None:
         block = M2Block(" ".join(toks), edits)
         text = reannotate_block(annotator, block, "gold")
         assert text.count("\nA ") == len(edits)
-        reannotate_block(annotator, block, "auto")
+        try:
+            reannotate_block(annotator, block, "auto")
+        except InputError as exc:  # an extracted '-NONE-' or 'x||y' alone: M2 cannot say it
+            assert "which cannot be written in an edit line" in str(exc)

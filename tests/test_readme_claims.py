@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from errtype import merge
 from errtype.cli import m2 as cli
 from errtype.edit import Edit
 from errtype.errors import ResourceError
@@ -82,15 +81,12 @@ def test_spacy_model_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert not (tmp_path / "x.m2").exists()
 
 
-def test_merge_run_limit_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_merge_run_limit_option(tmp_path: Path) -> None:
     """--merge-run-limit N chunks long non-matching runs; 0 is ERRANT's unbounded merging,
     which the default (100) equals on runs shorter than 100."""
-    default = merge.MAX_RULE_RUN
     o, c = _files(tmp_path, ["I want to go home ."], ["I wanted going home ."])
     outs = {}
     for limit in (None, "0", "2"):
-        # the command sets the module-wide limit for its process: reset it between runs
-        monkeypatch.setattr(merge, "MAX_RULE_RUN", default)
         out = tmp_path / f"{limit}.m2"
         argv = ["-orig", o, "-cor", c, "-out", str(out), "-q"]
         assert cli.main(argv + (["--merge-run-limit", limit] if limit else [])) == 0

@@ -5,7 +5,8 @@ Every command builds its parser with :func:`new_parser` (``--version``), declare
 the types of :mod:`errtype.cli.files` and runs its body through :func:`run`, which checks those
 paths before any work, prints every typed error as one line ``PROG: error: FILE, line N: what;
 what to do`` and returns the exit status: 0 success, 1 findings (``errtype lint``), 2 usage or
-input error (argparse exits with 2 itself), 130 interrupted.
+input error (argparse exits with 2 itself), 128 + the signal when stopped (130 Ctrl-C, 143
+SIGTERM).
 """
 
 from __future__ import annotations
@@ -87,16 +88,43 @@ def error_line(prog: str, exc: ErrtypeError) -> str:
     return f"{prog}: error: {exc}"
 
 
+class Interrupted(KeyboardInterrupt):
+    """A stop signal (SIGINT, SIGTERM, SIGHUP) delivered as KeyboardInterrupt; ``signum`` is it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_STOPPING: list[int] = []  # the signal being handled: later ones wait for the clean-up
+
+
 def _raise_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+    if _STOPPING:  # already unwinding: a second Ctrl-C must not interrupt the clean-up
+        return
+    _STOPPING.append(signum)
+    raise Interrupted(signum)
+
+
+def _stop_signals() -> list[int]:
+    """SIGINT and SIGTERM, and SIGHUP unless it is ignored (nohup)."""
+    names = [signal.SIGINT, signal.SIGTERM]
+    hup = getattr(signal, "SIGHUP", None)
+    if hup is not None and signal.getsignal(hup) is signal.SIG_DFL:
+        names.append(hup)
+    return names
 
 
 def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | None = None,
-        *, args: argparse.Namespace | None = None, stdout_to: str | None = None) -> int:
+        kept_note: Callable[[], str | None] | None = None, *,
+        args: argparse.Namespace | None = None, stdout_to: str | None = None) -> int:
     """Run a command body: the paths of ``args`` are checked first (:func:`check_paths`); what
     the body prints goes to ``stdout_to`` (atomically) when given; typed errors -> one line +
-    exit 2; Ctrl-C/SIGTERM -> exit 130."""
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    exit 2; a stop signal (SIGINT, SIGTERM, SIGHUP) -> one line and exit 128 + its number
+    (Ctrl-C 130, SIGTERM 143). ``kept_note()`` says what partial output was kept (None:
+    nothing was)."""
+    _STOPPING.clear()
+    previous = {s: signal.signal(s, _raise_interrupt) for s in _stop_signals()}
     try:
         if args is not None:
             check_paths(args)
@@ -109,11 +137,17 @@ def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | N
     except ErrtypeError as exc:
         print(error_line(prog, exc), file=sys.stderr)
         return USAGE_ERROR
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+        name = "interrupted" if signum == signal.SIGINT else \
+            f"stopped by {signal.Signals(signum).name}"
         note = f" ({progress_note()})" if progress_note else ""
-        print(f"\n{prog}: interrupted{note}; no partial output was written", file=sys.stderr)
-        return 130
+        kept = (kept_note() if kept_note else None) or "no partial output was written"
+        print(f"\n{prog}: {name}{note}; {kept}", file=sys.stderr)
+        return 128 + signum
     except BrokenPipeError:
         return 1
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        _STOPPING.clear()

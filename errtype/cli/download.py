@@ -21,7 +21,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("lang", choices=sorted(MODELS), metavar="LANG",
                     help="language code: " + ", ".join(sorted(MODELS)))
     ap.add_argument("--url", help="download from this URL instead of the default")
-    ap.add_argument("--sha256", help="expected SHA-256 of the file (enforced)")
+    ap.add_argument("--sha256", help="expected SHA-256 of the file (enforced instead of the "
+                                     "digests pinned for the published model)")
+    ap.add_argument("--no-language-check", action="store_true",
+                    help="accept a model that does not tag the language's test sentence "
+                         "plausibly (e.g. one trained with other lemma conventions)")
     ap.add_argument("--cache-dir", type=FOLDER,
                     help="store under this directory instead of the user cache")
     ap.add_argument("--force", action="store_true", help="download even if already present")
@@ -47,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             path = download(args.lang, url=args.url, sha256=args.sha256,
                             directory=args.cache_dir, force=args.force, timeout=args.timeout,
-                            progress=progress)
+                            progress=progress,
+                            check_lang=not args.no_language_check)
         finally:
             if show:
                 print(file=sys.stderr)  # end the progress line

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from ..merge import STRATEGIES
+from ..merge import MAX_RULE_RUN, STRATEGIES
 from .common import add_backend_options, backend_options, new_parser, run
 from .files import INPUT, OUTPUT, m2_input, text_input
 
@@ -62,9 +62,15 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         "'-NONE-' and 'a||b' are literal tokens, edits are applied in span order "
                         "without overlap resolution and written sorted by span, and an annotator "
                         "whose first line is a noop gets only a noop line")
-    p.add_argument("--merge-run-limit", type=int, default=None, metavar="N",
+    p.add_argument("--merge-run-limit", type=int, default=MAX_RULE_RUN, metavar="N",
                    help="rule merging examines runs of at most N non-matching tokens at a time "
-                        "(default 100; 0 = unbounded, exactly as ERRANT, cubic on long rewrites)")
+                        f"(default {MAX_RULE_RUN}; 0 = unbounded, exactly as ERRANT, cubic on "
+                        "long rewrites)")
+    p.add_argument("--resume", action="store_true",
+                   help="write OUT.partial with a checkpoint (OUT.partial.json) and rename it "
+                        "to OUT at the end; if a run of the same command died, continue it "
+                        "from its last complete batch (output identical to an uninterrupted "
+                        "run)")
     p.add_argument("--jobs", "-j", type=int, default=1,
                    help="worker processes for parallel mode (default: 1)")
     p.add_argument("--dask", metavar="ADDRESS",
@@ -112,10 +118,6 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
             state["total"] = check_sentence_counts([args.conllu_orig, *args.conllu_cor])
         else:
             state["total"] = m2_block_count(args.m2_file)
-        if args.merge_run_limit is not None:
-            from .. import merge
-
-            merge.MAX_RULE_RUN = args.merge_run_limit
         if args.dask:
             return _run_dask(args, state, prog)
         if conllu:  # the sentences come parsed: no parser is loaded
@@ -139,25 +141,37 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
                     merging=args.merge, on_error=args.on_error, max_tokens=args.max_tokens,
                     progress=tick, batch_size=args.batch_size,
                     errant_noop=args.errant_noop or args.errant_compat,
-                    jobs=args.jobs, encoding_errors=args.encoding_errors)
+                    jobs=args.jobs, encoding_errors=args.encoding_errors,
+                    merge_run_limit=args.merge_run_limit, resume=args.resume)
             elif parallel:
                 report = parallel_to_m2(
                     annotator, args.orig, args.cor, args.out, tokenize=args.tok, lev=args.lev,
                     merging=args.merge, on_error=args.on_error, max_tokens=args.max_tokens,
                     progress=tick, batch_size=args.batch_size,
                     errant_noop=args.errant_noop or args.errant_compat,
-                    jobs=args.jobs, encoding_errors=args.encoding_errors)
+                    jobs=args.jobs, encoding_errors=args.encoding_errors,
+                    merge_run_limit=args.merge_run_limit, resume=args.resume)
             else:
                 report = m2_to_m2(annotator, args.m2_file, args.out,
                                   mode="gold" if args.gold else "auto",
                                   minimise=not args.no_min, old_cats=args.old_cats,
                                   lev=args.lev, merging=args.merge, progress=tick,
                                   encoding_errors=args.encoding_errors,
-                                   on_error=args.on_error, errant_compat=args.errant_compat)
+                                  on_error=args.on_error, errant_compat=args.errant_compat,
+                                  merge_run_limit=args.merge_run_limit, resume=args.resume)
         _print_report(args, report, prog)
         return 0
 
-    return run(prog, body, note, args=args)
+    def kept() -> str | None:
+        from ..checkpoint import PARTIAL, kept_items
+
+        n = kept_items(args.out) if args.resume and args.out != "-" else None
+        if n is None:
+            return None
+        return (f"{n} sentences are kept in {args.out}{PARTIAL}; rerun the same command to "
+                "continue")
+
+    return run(prog, body, note, kept, args=args)
 
 
 def _check_modes(args: argparse.Namespace) -> str | None:
@@ -182,6 +196,10 @@ def _check_modes(args: argparse.Namespace) -> str | None:
         return "use either --dask or --jobs"
     if args.jobs < 1:
         return "--jobs must be at least 1"
+    if args.merge_run_limit < 0:
+        return "--merge-run-limit must be at least 0"
+    if args.resume and args.out == "-":
+        return "--resume needs an output file (-o FILE), not standard output"
     return None
 
 
@@ -209,7 +227,8 @@ def _run_dask(args: argparse.Namespace, state: dict, prog: str = PROG) -> int:
 
         report = parallel_to_m2_dask(args.dask, args.orig, args.cor, args.out, settings,
                                      partition_size=args.partition_size,
-                                     encoding_errors=args.encoding_errors, progress=tick)
+                                     encoding_errors=args.encoding_errors, progress=tick,
+                                     resume=args.resume)
     _print_report(args, report, prog)
     return 0
 

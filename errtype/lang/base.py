@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz.distance import Indel
 
 from ..align import AlignOp
+from ..merge import MAX_RULE_RUN
 from ..parse import Parser
 from ..tokens import Sentence, Token
 
@@ -94,9 +95,10 @@ class Language:
         return sent.lowers
 
     def merge_rules(
-        self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
+        self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence, run_limit: int = MAX_RULE_RUN
     ) -> list[tuple[int, int, int, int]]:
-        """Linguistic merging of a full alignment into edit spans (the ``rules`` strategy).
+        """Linguistic merging of a full alignment into edit spans (the ``rules`` strategy;
+        ``run_limit``: :data:`errtype.merge.MAX_RULE_RUN`).
 
         Default: ERRANT 2.0.0's rules (no English possessive rules), ERRANT 3's Indel split
         test."""
@@ -104,7 +106,7 @@ class Language:
         merger = self.__dict__.get("_merger")
         if merger is None:
             merger = self.__dict__["_merger"] = errant2_rules()
-        return merger(seq, orig, cor)
+        return merger(seq, orig, cor, run_limit)
 
     def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> str:
         """The error type of ``edit`` (with M:/U:/R: prefix, or UNK).

@@ -44,11 +44,18 @@ def ratio_stat(s: np.ndarray) -> np.ndarray:
         return np.where(s[..., 1] > 0, s[..., 0] / np.where(s[..., 1] > 0, s[..., 1], 1), 0.0)
 
 
+def _columns(x: np.ndarray) -> np.ndarray:
+    """``[n, ...]`` -> ``[n, k]`` float64 (also for n = 0, an empty corpus)."""
+    return x.reshape(x.shape[0], int(np.prod(x.shape[1:], dtype=np.int64))).astype(np.float64)
+
+
 def bootstrap_weights(n: int, samples: int, seed: int) -> np.ndarray:
     """``[samples, n]`` resampling weights: how often each sentence is drawn (n draws with
-    replacement per sample; numpy's PCG64 seeded with ``seed``)."""
+    replacement per sample; numpy's PCG64 seeded with ``seed``). An empty corpus has none."""
     rng = np.random.default_rng(seed)
-    out = np.empty((samples, n), dtype=np.float64)
+    out = np.zeros((samples, n), dtype=np.float64)
+    if n == 0:
+        return out
     for b in range(samples):
         out[b] = np.bincount(rng.integers(0, n, n), minlength=n)
     return out
@@ -56,7 +63,7 @@ def bootstrap_weights(n: int, samples: int, seed: int) -> np.ndarray:
 
 def resampled_sums(weights: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Per-sample sums of per-sentence counts: ``weights [B, n] @ x [n, ...] -> [B, ...]``."""
-    flat = x.reshape(x.shape[0], -1).astype(np.float64)
+    flat = _columns(x)
     out = np.empty((weights.shape[0], flat.shape[1]))
     for i in range(0, weights.shape[0], CHUNK):
         out[i:i + CHUNK] = weights[i:i + CHUNK] @ flat
@@ -94,7 +101,7 @@ def approximate_randomization(a: np.ndarray, b: np.ndarray, stat: Stat, trials: 
     n = a.shape[0]
     sa, sb = a.sum(axis=0).astype(np.float64), b.sum(axis=0).astype(np.float64)
     d = stat(sa) - stat(sb)
-    diff = (b - a).reshape(n, -1).astype(np.float64)
+    diff = _columns(b - a)
     rng = np.random.default_rng(seed)
     hits = np.zeros(d.shape)
     for i in range(0, trials, CHUNK):

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...edit import Edit
 from ...errors import ResourceError
+from ...merge import MAX_RULE_RUN
 from ...tokens import Sentence, Token
 from ..base import AlignOp, Language, Parser, linguistic_cost
 from .charcost import difflib_cost, weighted_char_cost
@@ -94,12 +95,12 @@ class Czech(Language):
 
     # ----------------------------------------------------------------- merging
     def merge_rules(
-        self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
+        self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence, run_limit: int = MAX_RULE_RUN
     ) -> list[tuple[int, int, int, int]]:
         if self._merger is None:
             from ...merge import errant2_rules
             self._merger = errant2_rules(similar=_similar)
-        return self._merger(seq, orig, cor)
+        return self._merger(seq, orig, cor, run_limit)
 
     # ---------------------------------------------------------- classification
     @property

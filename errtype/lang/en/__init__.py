@@ -8,7 +8,7 @@ from typing import Any
 from rapidfuzz.distance import Indel
 
 from ...edit import Edit
-from ...merge import errant3_rules
+from ...merge import MAX_RULE_RUN, errant3_rules
 from ...tokens import Sentence, Token
 from ..base import AlignOp, Language, Parser, linguistic_cost
 from .classifier import classify_span
@@ -110,9 +110,9 @@ class English(Language):
     def transposition_keys(self, sent: Sentence) -> Sequence[object]:
         return sent.lowers
 
-    def merge_rules(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
-                    ) -> list[tuple[int, int, int, int]]:
-        return self._merger(seq, orig, cor)
+    def merge_rules(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
+                    run_limit: int = MAX_RULE_RUN) -> list[tuple[int, int, int, int]]:
+        return self._merger(seq, orig, cor, run_limit)
 
     def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> str:
         return classify_span(orig[edit.o_start:edit.o_end], cor[edit.c_start:edit.c_end],
