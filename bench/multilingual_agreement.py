@@ -52,7 +52,7 @@ from errtype.lang import get_language  # noqa: E402
 from errtype.lang.en import English  # noqa: E402
 from errtype.parse.udpipe import UDPipeParser  # noqa: E402
 
-SHARED = ROOT.parent / "shared"
+SHARED = Path(os.environ.get("ERRTYPE_SHARED", ROOT.parent / "shared"))
 TOOL = SHARED / "tools" / "type_agreement.py"
 #: the release before issue 17 (the generic classifier of issue 9): the default baseline
 PREVIOUS_RELEASE = "51fe7d49935f2c80ecf92f3fe9de5c23e18257f4"

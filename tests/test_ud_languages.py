@@ -17,7 +17,7 @@ from errtype.lang.packs import PACKS, UDPIPE_BASE_URL
 from errtype.lang.ud import UDLanguage, load_resources
 from errtype.parse.udpipe import UDPipeParser
 
-from .conftest import peer
+from .conftest import SHARED, peer
 from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
 from .test_cs_download import cache, server  # noqa: F401 - fixtures
 
@@ -140,7 +140,7 @@ def test_spacy_backend_fills_features() -> None:
 
 
 def test_udpipe_backend_fills_features(tiny_udpipe_model: Path) -> None:  # noqa: F811
-    model = Path(__file__).resolve().parents[2] / "shared" / "models" / "uk.udpipe"
+    model = SHARED / "models" / "uk.udpipe"
     if not model.is_file():
         pytest.skip(f"stand-in model not available: {model}")
     sent = UDPipeParser(model).parse("Я живу у великому місті .")
