@@ -126,8 +126,9 @@ class Annotator:
         0-based ``index``) for an item that cannot be annotated; ``"skip"`` yields it with
         ``error`` set. Items with more than ``max_tokens`` tokens are skipped likewise.
         ``merge_run_limit``: see :data:`errtype.merge.MAX_RULE_RUN` (0 = ERRANT's unbounded).
-        ``jobs > 1`` annotates batches in forked worker processes sharing the loaded models;
-        at most ``2 * jobs`` batches are in flight, so memory stays bounded.
+        ``jobs > 1`` annotates batches in forked worker processes sharing the loaded models, a
+        worker's batch at most :data:`~errtype.stream.WORKER_TASK` items (so that the workers
+        finish together); at most ``2 * jobs`` batches are in flight, so memory stays bounded.
         ``transform(annotation, (orig, [cor, ...]))``, if given, runs where the item was
         annotated (in the worker) and its result is yielded instead: e.g. M2 formatting, so
         only strings cross process boundaries.

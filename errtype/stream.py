@@ -8,6 +8,7 @@ Used by :meth:`errtype.Annotator.annotate_stream`; the Dask backend (:mod:`errty
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -53,6 +54,12 @@ def batches(items: Iterable[Item], size: int) -> Iterator[Batch]:
 
 Transform = Callable[["Annotation", tuple["Text", list["Text"]]], Any]
 
+#: the most items a forked worker gets at a time: small enough that the workers finish a run
+#: together (a 256-item task left one of two workers idle for up to a quarter of a
+#: ``bench/bench_m2.py`` group), large enough that an item's original and corrections still
+#: share one parse batch
+WORKER_TASK = 64
+
 
 def annotate_batches(annotator: Annotator, items: Iterable[Item], options: StreamOptions,
                      batch_size: int, jobs: int = 1, transform: Transform | None = None
@@ -60,7 +67,8 @@ def annotate_batches(annotator: Annotator, items: Iterable[Item], options: Strea
     """Annotations of ``items`` in order, or ``transform(annotation, item)`` of each (see
     ``Annotator.annotate_stream``)."""
     if jobs > 1:
-        yield from _in_workers(annotator, batches(items, batch_size), options, jobs, transform)
+        yield from _in_workers(annotator, batches(items, min(batch_size, WORKER_TASK)), options,
+                               jobs, transform)
         return
     start = 0
     for batch in batches(items, batch_size):
@@ -70,13 +78,34 @@ def annotate_batches(annotator: Annotator, items: Iterable[Item], options: Strea
 
 def _run(annotator: Annotator, batch: Batch, options: StreamOptions, start: int,
          transform: Transform | None) -> list[Any]:
-    results = annotate_batch(annotator, batch, options, start)
+    with collector_paused():
+        results = annotate_batch(annotator, batch, options, start)
     if transform is None:
         return results
     return [transform(r, item) for r, item in zip(results, batch, strict=True)]
 
 
 # --- one batch ----------------------------------------------------------------------------------
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while one batch is annotated, on again after (if
+    it was on). A batch allocates tens of thousands of short-lived objects without cycles, and
+    every few thousand allocations the collector would scan them and, now and then, every
+    object of the process (the loaded models, the caller's data): 5-8 % of the batch path's
+    CPU time on ``bench/bench_m2.py``. Memory is freed by reference counting as before;
+    cyclic garbage of a batch, if any, waits for the batch's end."""
+    import gc
+
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
 
 def _words(x: Text) -> Sentence:
     return x if isinstance(x, Sentence) else Sentence.from_words(x.split())

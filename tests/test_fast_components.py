@@ -186,3 +186,70 @@ def test_tok2vec_embeds_distinct_tokens_once() -> None:
                    "window_size": 1, "maxout_pieces": 2}}})
     blank.initialize()
     assert not fast_tok2vec.accelerable(chars)
+
+
+def _tok2vec(encoder: str, **settings: Any) -> Any:
+    """A freshly initialised tok2vec (random weights) with a hash embedding and ``encoder``."""
+    import spacy
+
+    nlp = spacy.blank("en")
+    component = nlp.add_pipe("tok2vec", config={"model": {
+        "@architectures": "spacy.Tok2Vec.v2",
+        "embed": {"@architectures": "spacy.MultiHashEmbed.v2", "width": 32,
+                  "attrs": ["NORM", "SHAPE"], "rows": [500, 100],
+                  "include_static_vectors": False},
+        "encode": {"@architectures": encoder, "width": 32, **settings}}})
+    nlp.initialize()
+    return nlp, component
+
+
+@pytest.mark.parametrize(("depth", "window"), [(1, 1), (2, 2), (4, 1)])
+def test_tok2vec_encoder_computes_each_window_once(depth: int, window: int) -> None:
+    """The encoder computed per distinct window (class) gives spaCy's vectors, for any depth
+    and window; repeated sentences and shared parts (a GEC correction beside its original)
+    need fewer rows than spaCy computes."""
+    import numpy
+    from spacy.tokens import Doc
+
+    from errtype.parse import fast_tok2vec
+
+    nlp, component = _tok2vec("spacy.MaxoutWindowEncoder.v2", depth=depth,
+                              window_size=window, maxout_pieces=3)
+    encode = component.model.layers[1]
+    pad, found_window, blocks = fast_tok2vec._blocks(encode)  # type: ignore[misc]
+    assert (pad, found_window, len(blocks)) == (depth * window, window, depth)
+    texts = [*WRITTEN, "He goes to school every day and does n't like it .", *WRITTEN[:2]]
+    docs = [Doc(nlp.vocab, words=t.split()) for t in texts]
+    rows: list[int] = []
+    maxout = blocks[0][0]
+    forward = maxout._func
+
+    def counting(model: Any, x: Any, is_train: bool) -> Any:
+        rows.append(len(x))
+        return forward(model, x, is_train)
+
+    maxout._func = counting
+    try:
+        theirs = component.predict(docs)
+        ours = fast_tok2vec.predict(component, docs)
+    finally:
+        maxout._func = forward
+    assert [a.shape for a in ours] == [b.shape for b in theirs]
+    gaps = [float(numpy.abs(a - b).max(initial=0)) for a, b in zip(ours, theirs, strict=True)]
+    assert max(gaps) < 1e-5
+    joined = sum(len(d) + pad for d in docs if len(d)) + pad  # the rows spaCy's encoder runs
+    assert rows[0] == joined and rows[1] < 0.8 * joined
+
+
+def test_tok2vec_other_encoders_run_as_spacy_runs_them() -> None:
+    import numpy
+    from spacy.tokens import Doc
+
+    from errtype.parse import fast_tok2vec
+
+    nlp, component = _tok2vec("spacy.MishWindowEncoder.v2", depth=2, window_size=1)
+    assert fast_tok2vec.accelerable(component)  # the embedding is still shared
+    assert fast_tok2vec._blocks(component.model.layers[1]) is None
+    docs = [Doc(nlp.vocab, words=t.split()) for t in WRITTEN]
+    ours, theirs = fast_tok2vec.predict(component, docs), component.predict(docs)
+    assert all(numpy.allclose(a, b, atol=1e-5) for a, b in zip(ours, theirs, strict=True))

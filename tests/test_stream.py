@@ -185,6 +185,58 @@ def test_workers_are_ordered_identical_and_bounded(en: errtype.Annotator) -> Non
     stream.close()
 
 
+def test_worker_tasks_are_small_whatever_the_batch_size(en: errtype.Annotator) -> None:
+    """Workers get at most WORKER_TASK items at a time, so two finish a run together."""
+    from errtype import stream
+
+    sizes: list[int] = []
+    items = [(f"a {i} .", f"b {i} .") for i in range(3 * stream.WORKER_TASK + 5)]
+    original = stream._in_workers
+
+    def spy(annotator, batches, *rest):  # type: ignore[no-untyped-def]
+        def counted():  # type: ignore[no-untyped-def]
+            for batch in batches:
+                sizes.append(len(batch))
+                yield batch
+        return original(annotator, counted(), *rest)
+
+    stream._in_workers = spy
+    try:
+        out = list(en.annotate_stream(items, batch_size=512, jobs=2))
+    finally:
+        stream._in_workers = original
+    assert len(out) == len(items)
+    assert sizes == [stream.WORKER_TASK] * 3 + [5]
+
+
+def test_collector_is_paused_per_batch_and_restored(en: errtype.Annotator,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from errtype import stream
+
+    seen: list[bool] = []
+    original = stream.annotate_batch
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(stream, "annotate_batch", spy)
+    assert gc.isenabled()
+    list(en.annotate_stream([("a cat .", "the cat .")] * 3, batch_size=2))
+    assert seen == [False, False] and gc.isenabled()
+    with pytest.raises(AnnotationError):  # an error inside a batch restores it too
+        list(en.annotate_stream([(None, "x")]))  # type: ignore[list-item]
+    assert gc.isenabled()
+    gc.disable()  # a caller that turned it off keeps it off
+    try:
+        list(en.annotate_stream([("a cat .", "the cat .")]))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_worker_failure_names_the_item(en: errtype.Annotator) -> None:
     items = [("a .", "a !")] * 9 + [("b .", "b |||")] + [("c .", "c !")] * 5
     texts = [("a .", "a !")] * 9 + [(None, "x")]  # not a string: fails inside the worker

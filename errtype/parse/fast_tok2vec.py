@@ -1,20 +1,26 @@
-"""spaCy's ``tok2vec`` with its per-token embedding computed once per distinct token.
+"""spaCy's CNN ``tok2vec`` computing each distinct token, and each distinct window, once.
 
 A spaCy CNN ``tok2vec`` (``build_Tok2Vec_model``) is ``embed >> encode``. The embedding part
 (``MultiHashEmbed``: hash embeddings of NORM, PREFIX, SUFFIX, SHAPE, ... concatenated, then
-maxout and layer normalisation) maps each token's feature row to a vector on its own; only the
-encoder's convolutions look at neighbours. In a batch of real sentences most tokens repeat
-(``the``, ``,``, ``.``), so :func:`predict` embeds each distinct feature row of the batch once
-and gathers the rows back, then runs the encoder as spaCy does. It saves ~60 % of the embedding
-work, ~20 % of tok2vec's CPU.
+maxout and layer normalisation) maps each token's feature row to a vector on its own. The
+encoder (``MaxoutWindowEncoder``) runs on the batch's sentences joined into one array with
+``pad`` zero rows between them, ``depth`` residual blocks of ``expand_window`` (each row beside
+its ``window`` neighbours, zeros past the ends) then maxout and layer normalisation: after block
+``k`` a row is a function of the rows of block ``k - 1`` in its window alone. In a batch of
+real sentences most tokens and most short windows repeat (``of the``, the pad rows, and in GEC
+data the unchanged parts of every correction of a sentence), so :func:`predict` embeds each
+distinct feature row once, then gives every row of each block a class, the classes of its
+window in the block before, and computes each class once (about half the rows of the encoder
+on ``bench/bench_m2.py``'s corpora), gathering the rows back at the end.
 
-Exactness: every step is row-wise, so each token's vector is the same function of its features;
-the only difference is the number of rows in the maxout's matrix product, and BLAS libraries may
-round the last bit of a row differently for different matrix shapes (as spaCy's own batching
-already does: the same sentence in another ``nlp.pipe`` batch). No annotation differed on
-the 7,687 distinct sentences of ``bench/bench_m2.py``'s corpora nor on the fidelity corpora
-(``tests/test_fast_components.py``); ``SpacyParser(accelerate=False)`` runs spaCy's own.
-Only models made of layers known to be row-wise (:data:`ROW_WISE`) are accelerated.
+Exactness: every step is row-wise, so each row is the same function of the same inputs; the
+only difference is the number of rows in a matrix product, and BLAS libraries may round the
+last bit of a row differently for different matrix shapes (as spaCy's own batching already
+does: the same sentence in another ``nlp.pipe`` batch). No annotation differed on the 7,687
+distinct sentences of ``bench/bench_m2.py``'s corpora nor on the fidelity corpora
+(``tests/test_fast_components.py``); ``SpacyParser(accelerate=False)`` runs spaCy's own. Only
+models made of layers known to be row-wise (:data:`ROW_WISE`) and encoders of exactly that
+shape (:func:`_blocks`) are accelerated; another encoder runs as spaCy runs it.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ __all__ = ["ROW_WISE", "accelerable", "predict", "process_docs"]
 
 #: layers computing each output row from the same input row alone
 ROW_WISE = frozenset({"ints-getitem", "hashembed", "maxout", "layernorm", "dropout"})
+#: the leaves of one encoder block, in order (inside ``residual``)
+WINDOW_BLOCK = ["expand_window", "maxout", "layernorm", "dropout"]
 
 
 def _parts(component: Any) -> tuple[Any, list[Any], Any] | None:
@@ -48,6 +56,41 @@ def _parts(component: Any) -> tuple[Any, list[Any], Any] | None:
             return None
         inner.append(layer.layers[0])
     return extract, inner, encode
+
+
+def _leaves(model: Any) -> list[Any]:
+    """The layers without sublayers under ``model``, left to right."""
+    return [leaf for layer in model.layers for leaf in _leaves(layer)] if model.layers \
+        else [model]
+
+
+def _blocks(encode: Any) -> tuple[int, int, list[list[Any]]] | None:
+    """(pad, window, per block its maxout, layernorm and dropout) of a MaxoutWindowEncoder
+    (``with_array(residual(expand_window >> maxout >> layernorm >> dropout) >> ...)``), or
+    None for any other encoder."""
+    from thinc.layers.chain import forward as chain_forward
+    from thinc.layers.residual import forward as residual_forward
+
+    if not encode.name.startswith("with_array(") or len(encode.layers) != 1:
+        return None
+    pad = encode.attrs.get("pad")
+    stack = encode.layers[0]
+    residuals = stack.layers if stack._func is chain_forward else [stack]
+    blocks, window = [], None
+    for res in residuals:
+        if res._func is not residual_forward or len(res.layers) != 1:
+            return None
+        leaves = _leaves(res.layers[0])
+        if [n.name for n in leaves] != WINDOW_BLOCK:
+            return None
+        size = leaves[0].attrs.get("window_size")
+        if not isinstance(size, int) or size < 1 or window not in (None, size):
+            return None
+        window = size
+        blocks.append(leaves[1:])
+    if not blocks or not isinstance(pad, int) or pad < 0 or window is None:
+        return None
+    return pad, window, blocks
 
 
 def accelerable(component: Any) -> bool:
@@ -75,8 +118,65 @@ def predict(component: Any, docs: list[Any]) -> list[Any]:
     rows = distinct
     for layer in inner:
         rows = layer.predict(rows)
-    vectors = rows[which.reshape(-1)]
-    return encode.predict(numpy.split(vectors, numpy.cumsum(lengths)[:-1]))
+    which = which.reshape(-1)
+    blocks = _blocks(encode)
+    if blocks is None:
+        return encode.predict(numpy.split(rows[which], numpy.cumsum(lengths)[:-1]))
+    return _encode(rows, which, lengths, *blocks)
+
+
+def _encode(rows: Any, which: Any, lengths: list[int], pad: int, window: int,
+            blocks: list[list[Any]]) -> list[Any]:
+    """The encoder's output per doc, each distinct window computed once.
+
+    ``rows[which]`` are the embedded tokens of the docs, one after another. Row ``k`` of a
+    block's table is the vector of class ``k``; class 0 is the zero row (the pad rows before the
+    first block, and whatever ``expand_window`` reads past either end of the joined array).
+    """
+    import numpy
+
+    width = rows.shape[1]
+    table = numpy.concatenate([numpy.zeros((1, width), dtype=rows.dtype), rows])
+    # the joined array of with_array: ``pad`` zero rows before each non-empty doc and at the end
+    tokens = numpy.cumsum([0, *lengths])
+    classes, where = [], []  # class of each joined row; joined index of each token
+    at = 0
+    for k, n in enumerate(lengths):
+        if n:
+            classes += [numpy.zeros(pad, dtype=numpy.int64), which[tokens[k]:tokens[k + 1]] + 1]
+            where.append(numpy.arange(at + pad, at + pad + n))
+            at += pad + n
+    classes.append(numpy.zeros(pad, dtype=numpy.int64))
+    joined = numpy.concatenate(classes)
+    span = 2 * window + 1
+    for maxout, norm, dropout in blocks:
+        size = len(table)
+        edge = numpy.zeros(window, dtype=numpy.int64)
+        padded = numpy.concatenate([edge, joined, edge])
+        columns = [padded[s:s + len(joined)] for s in range(span)]
+        if size ** span < 2 ** 62:  # one integer per window
+            key = columns[0].copy()
+            for column in columns[1:]:
+                key *= size
+                key += column
+            distinct, inverse = numpy.unique(key, return_inverse=True)
+            parts = []
+            for _ in range(span):
+                distinct, part = numpy.divmod(distinct, size)
+                parts.append(part)
+            parts.reverse()
+        else:
+            distinct_rows, inverse = numpy.unique(numpy.stack(columns, axis=1), axis=0,
+                                                  return_inverse=True)
+            parts = list(distinct_rows.T)
+        # the rows expand_window would build: the window's vectors side by side, left to right
+        expanded = numpy.concatenate([table[p] for p in parts], axis=1)
+        out = dropout.predict(norm.predict(maxout.predict(expanded)))
+        out = table[parts[window]] + out  # residual: the block's input plus its output
+        table = numpy.concatenate([numpy.zeros((1, width), dtype=out.dtype), out])
+        joined = inverse.reshape(-1) + 1
+    vectors = table[joined[numpy.concatenate(where)]] if where else table[:0]
+    return numpy.split(vectors, numpy.cumsum(lengths)[:-1])
 
 
 def process_docs(component: Any, docs: Iterable[Any], batch_size: int = 256) -> Iterator[Any]:
