@@ -253,3 +253,22 @@ def test_tok2vec_other_encoders_run_as_spacy_runs_them() -> None:
     docs = [Doc(nlp.vocab, words=t.split()) for t in WRITTEN]
     ours, theirs = fast_tok2vec.predict(component, docs), component.predict(docs)
     assert all(numpy.allclose(a, b, atol=1e-5) for a, b in zip(ours, theirs, strict=True))
+
+
+def test_tokens_from_columns_are_the_tokens_the_constructor_builds() -> None:
+    import dataclasses
+
+    from errtype.tokens import tokens_from_columns
+
+    rows = [("He", "he", "PRON", "PRP", "nsubj", 1, "Case=Nom", " ", "he"),
+            ("went", "go", "VERB", "VBD", "ROOT", 1, "", "", "went")]
+    made = tokens_from_columns(*map(list, zip(*rows, strict=True)))
+    want = tuple(Token(*row) for row in rows)
+    assert made == want and hash(made) == hash(want)
+    assert [dataclasses.astuple(t) for t in made] == [dataclasses.astuple(t) for t in want]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made[0].text = "She"  # type: ignore[misc]
+    p = parser()
+    for text in WRITTEN:
+        got, ref = p.parse(text), reference(p.nlp, [text])[0]
+        assert [(t.lower, t.ws) for t in got] == [(t.lower, t.ws) for t in ref]

@@ -138,16 +138,12 @@ def _encode(rows: Any, which: Any, lengths: list[int], pad: int, window: int,
     width = rows.shape[1]
     table = numpy.concatenate([numpy.zeros((1, width), dtype=rows.dtype), rows])
     # the joined array of with_array: ``pad`` zero rows before each non-empty doc and at the end
-    tokens = numpy.cumsum([0, *lengths])
-    classes, where = [], []  # class of each joined row; joined index of each token
-    at = 0
-    for k, n in enumerate(lengths):
-        if n:
-            classes += [numpy.zeros(pad, dtype=numpy.int64), which[tokens[k]:tokens[k + 1]] + 1]
-            where.append(numpy.arange(at + pad, at + pad + n))
-            at += pad + n
-    classes.append(numpy.zeros(pad, dtype=numpy.int64))
-    joined = numpy.concatenate(classes)
+    sizes = numpy.asarray(lengths, dtype=numpy.int64)
+    sizes = sizes[sizes > 0]
+    # joined index of each token: its index among the tokens plus the pads before its doc
+    where = numpy.arange(len(which)) + pad * numpy.repeat(numpy.arange(1, len(sizes) + 1), sizes)
+    joined = numpy.zeros(len(which) + pad * (len(sizes) + 1), dtype=numpy.int64)
+    joined[where] = which + 1
     span = 2 * window + 1
     for maxout, norm, dropout in blocks:
         size = len(table)
@@ -170,13 +166,12 @@ def _encode(rows: Any, which: Any, lengths: list[int], pad: int, window: int,
                                                   return_inverse=True)
             parts = list(distinct_rows.T)
         # the rows expand_window would build: the window's vectors side by side, left to right
-        expanded = numpy.concatenate([table[p] for p in parts], axis=1)
+        expanded = table[numpy.stack(parts, axis=1)].reshape(len(parts[0]), span * width)
         out = dropout.predict(norm.predict(maxout.predict(expanded)))
         out = table[parts[window]] + out  # residual: the block's input plus its output
         table = numpy.concatenate([numpy.zeros((1, width), dtype=out.dtype), out])
         joined = inverse.reshape(-1) + 1
-    vectors = table[joined[numpy.concatenate(where)]] if where else table[:0]
-    return numpy.split(vectors, numpy.cumsum(lengths)[:-1])
+    return numpy.split(table[joined[where]], numpy.cumsum(lengths)[:-1])
 
 
 def process_docs(component: Any, docs: Iterable[Any], batch_size: int = 256) -> Iterator[Any]:

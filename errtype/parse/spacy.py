@@ -7,7 +7,7 @@ from itertools import islice
 from typing import Any, Literal
 
 from ..errors import ResourceError
-from ..tokens import Sentence, Token
+from ..tokens import Sentence, Token, tokens_from_columns
 from .blas import BlasThreads, default_threads
 
 Step = Callable[[list[Any]], list[Any]]
@@ -69,35 +69,37 @@ def use_numpy_blas(nlp: Any) -> int:
 #: StringStore); bounded
 _STRINGS: dict[int, str] = {}
 _MAX_STRINGS = 500_000
-_MAX_HEAD = 1 << 63
 
 
 def doc_to_sentence(doc: Any) -> Sentence:
     """Convert a spaCy Doc (or Span) to a Sentence (head = index within it; a root points to
-    itself). Reads the annotation as arrays instead of one spaCy Token object per attribute."""
+    itself). Reads the annotation as arrays, one column per attribute, instead of one spaCy
+    Token object per attribute."""
+    import numpy
     from spacy.attrs import DEP, HEAD, LEMMA, LOWER, MORPH, ORTH, POS, SPACY, TAG
 
-    if not len(doc):
+    n = len(doc)
+    if not n:
         return Sentence()
-    rows = doc.to_array([ORTH, LEMMA, POS, TAG, DEP, HEAD, MORPH, SPACY, LOWER]).tolist()
-    strings = doc.vocab.strings
+    array = doc.to_array([ORTH, LEMMA, POS, TAG, DEP, MORPH, LOWER, SPACY, HEAD])
     known = _STRINGS
     if len(known) > _MAX_STRINGS:
         known.clear()
-
-    def text(h: int) -> str:
-        s = known.get(h)
-        if s is None:
-            s = known[h] = strings[h]
-        return s
-
-    tokens = []
-    for i, (orth, lemma, pos, tag, dep, head, morph, space, lower) in enumerate(rows):
-        feats = text(morph)
-        tokens.append(Token(text(orth), text(lemma), text(pos), text(tag), text(dep),
-                            i + (head - (head >= _MAX_HEAD) * (1 << 64)),
-                            "" if feats == "_" else feats, " " if space else "", text(lower)))
-    return Sentence(tokens)
+    get, strings = known.get, doc.vocab.strings
+    columns = array[:, :7].T.tolist()
+    for column in columns:  # hashes -> strings, in place
+        hashes = column[:]
+        column[:] = map(get, hashes)
+        if None in column:
+            for k, s in enumerate(column):
+                if s is None:
+                    column[k] = known[hashes[k]] = strings[hashes[k]]
+    texts, lemmas, pos, tags, deps, feats, lowers = columns
+    # HEAD is the offset to the head, stored as an unsigned 64-bit integer
+    heads = (array[:, 8].view(numpy.int64) + numpy.arange(n)).tolist()
+    ws = [" " if space else "" for space in array[:, 7].tolist()]
+    feats = ["" if f == "_" else f for f in feats]
+    return Sentence(tokens_from_columns(texts, lemmas, pos, tags, deps, heads, feats, ws, lowers))
 
 
 class SpacyParser:
