@@ -368,3 +368,20 @@ def test_pipes_are_not_read_by_the_checks(tmp_path: Path) -> None:
     worker.start()
     worker.join(10)  # opening a FIFO without a writer would block
     assert done.is_set()
+
+
+def test_a_reader_closing_the_pipe_stops_the_command_quietly_with_141(tmp_path: Path) -> None:
+    """``errtype lint big.m2 | head -1``: no traceback, no 'Exception ignored', exit 128 +
+    SIGPIPE (lint's own findings status is 1, so the two stay apart)."""
+    block = ("S a b c d\nA 0 1|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n"
+             "A 0 1|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n")
+    m2 = tmp_path / "dup.m2"
+    m2.write_text("\n".join([block] * 3000), encoding="utf-8")  # ~400 KB of findings
+    proc = subprocess.Popen([sys.executable, "-m", "errtype.cli.main", "lint", str(m2)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert b"duplicate-edit" in proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert err == ""

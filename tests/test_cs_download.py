@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,36 +15,14 @@ from errtype.lang.cs import UDPIPE_ENV, Czech
 from errtype.parse.udpipe import UDPipeParser
 
 from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
-
-
-class _Handler(http.server.BaseHTTPRequestHandler):
-    files: dict[str, bytes] = {}
-
-    def do_GET(self) -> None:  # noqa: N802 - http.server API
-        body = self.files.get(self.path)
-        if body is None:
-            self.send_error(404)
-            return
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+from .loopback import serve
 
 
 @pytest.fixture
 def server(tiny_udpipe_model: Path) -> Iterator[str]:  # noqa: F811
-    _Handler.files = {"/model.udpipe": tiny_udpipe_model.read_bytes(), "/junk": b"junk" * 100}
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    files = {"/model.udpipe": tiny_udpipe_model.read_bytes(), "/junk": b"junk" * 100}
+    with serve(files) as url:
+        yield url
 
 
 @pytest.fixture(autouse=True)

@@ -4,13 +4,10 @@ verified model downloads, UTF-16 input named as such, temporary files of dead ru
 from __future__ import annotations
 
 import hashlib
-import http.server
 import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +27,7 @@ from errtype.textio import atomic_output, read_lines, remove_stale_temporaries
 
 from .conftest import SHARED, peer
 from .faults_procs import finish, kill_tree, start, temporaries, wait_for
+from .loopback import SLOW, serve
 
 # --- fault 9: UTF-16 input is named -----------------------------------------------------------
 
@@ -183,48 +181,19 @@ def test_git_blob_sha1(tmp_path: Path) -> None:
     assert git_blob_sha1(path) == "ce013625030ba8dba906f756967f9e9ca394464a"  # git hash-object
 
 
-class _Files(http.server.BaseHTTPRequestHandler):
-    files: dict[str, bytes] = {}
-
-    def do_GET(self) -> None:  # noqa: N802 - http.server API
-        if self.path == "/slow":  # a large file served slowly: the download is interrupted
-            self.send_response(200)
-            self.send_header("Content-Length", str(1 << 30))
-            self.end_headers()
-            try:
-                while True:
-                    self.wfile.write(b"\0" * 4096)
-                    time.sleep(0.01)
-            except OSError:
-                return
-        body = self.files.get(self.path)
-        if body is None:
-            self.send_error(404)
-            return
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def server() -> Iterator[str]:
     models = SHARED / "models"
     if not (models / "uk.udpipe").exists():
         pytest.skip(f"stand-in models not available: {models}")
-    _Files.files = {f"/{n}.udpipe": (models / f"{n}.udpipe").read_bytes() for n in ("cs", "uk")}
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Files)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serve(_model_files()) as url:
+        yield url
+
+
+def _model_files() -> dict[str, bytes]:
+    """The stand-in Czech and Ukrainian models, as the server serves them."""
+    models = SHARED / "models"
+    return {f"/{n}.udpipe": (models / f"{n}.udpipe").read_bytes() for n in ("cs", "uk")}
 
 
 def test_a_ukrainian_model_is_not_accepted_as_czech(server: str, tmp_path: Path,
@@ -237,22 +206,22 @@ def test_a_ukrainian_model_is_not_accepted_as_czech(server: str, tmp_path: Path,
     assert "checksum mismatch for czech-pdt-ud-2.5-191206.udpipe: the downloaded file has git " \
            "blob SHA-1" in err and "not the published 3531f609" in err
     # a digest given by the user replaces the pins; the file must still tag Czech
-    uk = hashlib.sha256(_Files.files["/uk.udpipe"]).hexdigest()
+    uk = hashlib.sha256(_model_files()["/uk.udpipe"]).hexdigest()
     assert download_main([*args, "--url", server + "/uk.udpipe", "--sha256", uk]) == 2
     err = capsys.readouterr().err
     assert "this is not a model of Czech: on the test sentence 'Chlapec četl knihy a matka " \
            "vařila dobrou polévku .' it gave the expected UPOS of" in err
     assert not (cache / "udpipe").exists() or temporaries(cache / "udpipe") == []
     # the stand-in Czech model (not the published file, so its digest is given) is accepted
-    cs = hashlib.sha256(_Files.files["/cs.udpipe"]).hexdigest()
+    cs = hashlib.sha256(_model_files()["/cs.udpipe"]).hexdigest()
     assert download_main([*args, "--url", server + "/cs.udpipe", "--sha256", cs]) == 0
-    assert Path(capsys.readouterr().out.strip()).read_bytes() == _Files.files["/cs.udpipe"]
+    assert Path(capsys.readouterr().out.strip()).read_bytes() == _model_files()["/cs.udpipe"]
 
 
 def test_ctrl_c_during_a_download(server: str, tmp_path: Path) -> None:
     """Fault 9: Ctrl-C during errtype download printed a traceback."""
     cache = tmp_path / "cache"
-    proc = start(["cs", "--url", server + "/slow", "--cache-dir", str(cache), "--quiet"],
+    proc = start(["cs", "--url", server + SLOW, "--cache-dir", str(cache), "--quiet"],
                  module="errtype.cli.download")
     try:
         folder = cache / "udpipe"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
 import signal
 import sys
@@ -99,6 +100,18 @@ class Interrupted(KeyboardInterrupt):
 _STOPPING: list[int] = []  # the signal being handled: later ones wait for the clean-up
 
 
+_SIGPIPE = int(getattr(signal, "SIGPIPE", 13))
+
+
+def _detach_stdout() -> None:
+    """Point standard output at the null device, so that flushing it again at exit does not
+    raise a second BrokenPipeError (Python would print it and exit 120)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+
+
 def _raise_interrupt(signum: int, frame: object) -> None:
     if _STOPPING:  # already unwinding: a second Ctrl-C must not interrupt the clean-up
         return
@@ -121,7 +134,8 @@ def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | N
     """Run a command body: the paths of ``args`` are checked first (:func:`check_paths`); what
     the body prints goes to ``stdout_to`` (atomically) when given; typed errors -> one line +
     exit 2; a stop signal (SIGINT, SIGTERM, SIGHUP) -> one line and exit 128 + its number
-    (Ctrl-C 130, SIGTERM 143). ``kept_note()`` says what partial output was kept (None:
+    (Ctrl-C 130, SIGTERM 143); standard output closed by its reader -> silence and exit 141,
+    as a tool that SIGPIPE stops. ``kept_note()`` says what partial output was kept (None:
     nothing was)."""
     _STOPPING.clear()
     previous = {s: signal.signal(s, _raise_interrupt) for s in _stop_signals()}
@@ -145,8 +159,9 @@ def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | N
         kept = (kept_note() if kept_note else None) or "no partial output was written"
         print(f"\n{prog}: {name}{note}; {kept}", file=sys.stderr)
         return 128 + signum
-    except BrokenPipeError:
-        return 1
+    except BrokenPipeError:  # the reader went away (``| head``): stop as SIGPIPE would
+        _detach_stdout()
+        return 128 + _SIGPIPE
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
