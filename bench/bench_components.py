@@ -4,8 +4,9 @@ Parses the distinct sentences of ``bench_m2.py``'s corpora with the English pipe
 interleaved and best of ``--repeat``: ``SpacyParser(nlp, accelerate=False)`` (every component's
 own ``pipe``) and ``SpacyParser(nlp)`` (tok2vec embedding shared per batch, greedy parser loop
 out of the C loop, memoised lemmatizer; :mod:`errtype.parse`), both under the one-thread BLAS
-policy. Prints each component's CPU seconds, the Doc -> Sentence conversion, the total, and
-whether every token annotation is the same.
+policy. Prints each component's CPU seconds, the Doc -> Sentence conversion, the total, whether
+every token annotation is the same, and whether the fast tok2vec's vectors equal spaCy's
+``Tok2Vec.predict`` bit for bit (batches of 256 texts, in corpus order).
 
     python bench/bench_components.py [--repeat 3] [--data ../shared/data]
 """
@@ -72,7 +73,25 @@ def main() -> int:
         print(f"{key:<44}{a:>20.2f}{b:>22.2f}{a / b:>7.2f}x")
     same = outputs[slow] == outputs[fast]
     print(f"token annotations identical: {same}")
-    return 0 if same else 1
+    floats = tok2vec_identical(nlp, texts)
+    print(f"tok2vec vectors bit-identical to spaCy's on all {len(texts)} texts: {floats}")
+    return 0 if same and floats else 1
+
+
+def tok2vec_identical(nlp: object, texts: list[str], batch: int = 256) -> bool:
+    """Whether errtype's tok2vec gives spaCy's ``Tok2Vec.predict`` floats exactly."""
+    import numpy
+    from spacy.tokens import Doc
+
+    from errtype.parse import fast_tok2vec
+
+    component = nlp.get_pipe("tok2vec")  # type: ignore[attr-defined]
+    for start in range(0, len(texts), batch):
+        docs = [Doc(nlp.vocab, words=t.split()) for t in texts[start:start + batch]]  # type: ignore[attr-defined]
+        ours, theirs = fast_tok2vec.predict(component, docs), component.predict(docs)
+        if not all(numpy.array_equal(a, b) for a, b in zip(ours, theirs, strict=True)):
+            return False
+    return True
 
 
 if __name__ == "__main__":

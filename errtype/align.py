@@ -215,8 +215,12 @@ def _anchored(orig: Sentence, cor: Sentence, lang: Language, lev: bool,
     return [a for _, _, ops in chain for a in ops], chain[-1][1], blocks
 
 
-#: costs (one float64 array per row), op codes (one byte string per row), {cell: T size}
-_Table = tuple[list[array], list[bytes], dict[tuple[int, int], int]]
+#: costs (one row per orig token: a list, or a float64 array when the table is large, see
+#: :data:`_COMPACT_CELLS`), op codes (one byte string per row), {cell: T size}
+_Table = tuple[list[Sequence[float]], list[bytes], dict[tuple[int, int], int]]
+#: tables with more cells keep their cost rows as float64 arrays (8 bytes a cell instead of a
+#: list's pointer and float object); smaller ones keep the lists the DP built
+_COMPACT_CELLS = 1 << 16
 
 
 def _first_row(m: int, start: float) -> tuple[list[float], array, bytes]:
@@ -337,7 +341,9 @@ def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language, start: float
     seen: dict[int, int] = {}  # index key -> latest window start (orig index)
     dead = -1  # window starts at or before an unshared orig token are useless
     prev, first, ops0 = _first_row(m, start)
-    costs, ops = [first], [ops0]
+    costs: list[Sequence[float]] = [first]
+    ops = [ops0]
+    compact = n * m > _COMPACT_CELLS
     t_sizes: dict[tuple[int, int], int] = {}
 
     def free(x: int, y: int) -> bool:
@@ -426,7 +432,7 @@ def _fill_linguistic(orig: Sentence, cor: Sentence, lang: Language, start: float
             op_append(op)
             append(best)
             left = best
-        costs.append(array("d", row))
+        costs.append(array("d", row) if compact else row)
         ops.append(bytes(op_row))
         prev = row
     return costs, ops, t_sizes

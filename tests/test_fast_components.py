@@ -204,7 +204,8 @@ def _tok2vec(encoder: str, **settings: Any) -> Any:
 
 
 @pytest.mark.parametrize(("depth", "window"), [(1, 1), (2, 2), (4, 1)])
-def test_tok2vec_encoder_computes_each_window_once(depth: int, window: int) -> None:
+def test_tok2vec_encoder_computes_each_window_once(depth: int, window: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The encoder computed per distinct window (class) gives spaCy's vectors, for any depth
     and window; repeated sentences and shared parts (a GEC correction beside its original)
     need fewer rows than spaCy computes."""
@@ -220,25 +221,50 @@ def test_tok2vec_encoder_computes_each_window_once(depth: int, window: int) -> N
     assert (pad, found_window, len(blocks)) == (depth * window, window, depth)
     texts = [*WRITTEN, "He goes to school every day and does n't like it .", *WRITTEN[:2]]
     docs = [Doc(nlp.vocab, words=t.split()) for t in texts]
-    rows: list[int] = []
+    rows: list[int] = []  # rows of the first block's maxout: spaCy's run, then ours
     maxout = blocks[0][0]
-    forward = maxout._func
+    forward, fast = maxout._func, fast_tok2vec._maxout
 
     def counting(model: Any, x: Any, is_train: bool) -> Any:
         rows.append(len(x))
         return forward(model, x, is_train)
 
+    def counting_fast(layer: Any, x: Any) -> Any:
+        if layer is maxout:
+            rows.append(len(x))
+        return fast(layer, x)
+
     maxout._func = counting
     try:
         theirs = component.predict(docs)
-        ours = fast_tok2vec.predict(component, docs)
     finally:
         maxout._func = forward
+    monkeypatch.setattr(fast_tok2vec, "_maxout", counting_fast)
+    ours = fast_tok2vec.predict(component, docs)
     assert [a.shape for a in ours] == [b.shape for b in theirs]
     gaps = [float(numpy.abs(a - b).max(initial=0)) for a, b in zip(ours, theirs, strict=True)]
     assert max(gaps) < 1e-5
     joined = sum(len(d) + pad for d in docs if len(d)) + pad  # the rows spaCy's encoder runs
     assert rows[0] == joined and rows[1] < 0.8 * joined
+
+
+@pytest.mark.parametrize("pieces", [1, 2, 3, 4])
+def test_maxout_without_argmax_is_thincs_maxout_exactly(pieces: int) -> None:
+    """The encoder's maxout keeps only the largest piece (no argmax): the same floats, bit for
+    bit, as thinc's ``Maxout.predict``, ties and negative values included."""
+    import numpy
+    from thinc.api import Maxout
+
+    from errtype.parse import fast_tok2vec
+
+    layer = Maxout(nO=24, nI=40, nP=pieces)
+    layer.initialize()
+    rng = numpy.random.default_rng(pieces)
+    X = rng.normal(size=(300, 40)).astype("float32")
+    X[:50] = 0.0  # pad rows: every piece equals its bias
+    ours = fast_tok2vec._maxout(layer, X)
+    assert ours.dtype == numpy.float32 and ours.flags.c_contiguous
+    assert numpy.array_equal(ours, layer.predict(X))
 
 
 def test_tok2vec_other_encoders_run_as_spacy_runs_them() -> None:
