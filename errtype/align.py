@@ -88,7 +88,7 @@ class Alignment:
     def cost_matrix(self) -> list[list[float]]:
         """The (n+1) x (m+1) cost matrix."""
         if self._cost_matrix is None:
-            self._cost_matrix = [r.tolist() for r in self._full()[0]]
+            self._cost_matrix = [list(r) for r in self._full()[0]]
         return self._cost_matrix
 
     @property

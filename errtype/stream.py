@@ -8,13 +8,14 @@ Used by :meth:`errtype.Annotator.annotate_stream`; the Dask backend (:mod:`errty
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from .errors import AnnotationError
 from .merge import MAX_RULE_RUN
+from .parse.blas import BlasThreads
 from .tokens import Sentence
 
 if TYPE_CHECKING:
@@ -233,10 +234,16 @@ def _in_workers(annotator: Annotator, batches: Iterable[Batch], options: StreamO
                 jobs: int, transform: Transform | None = None) -> Iterator[Any]:
     """Batches annotated by ``jobs`` forked processes (:func:`errtype.workers.ordered_map`: they
     share the parent's loaded models and get ``transform`` by inheritance, so it need not be
-    picklable); results in input order, at most ``2 * jobs`` batches in flight."""
+    picklable); results in input order, at most ``2 * jobs`` batches in flight.
+
+    The parser's BLAS thread policy (:mod:`errtype.parse.blas`) is held in this process while
+    the workers run, so they are forked with it and never change the BLAS setting: OpenBLAS's
+    threads do not survive a fork, and setting the thread count again in a worker would start
+    a new one that busy-waits ~0.1 s (60-70 ms of CPU per worker on ``bench/bench_m2.py``)."""
     from .workers import ordered_map
 
     annotator.warm_up()  # lazily loaded resources are loaded once, before the fork
+    policy = getattr(annotator.parser, "blas", None)
 
     def work(start: int, batch: Batch) -> list[Any]:
         return _run(annotator, batch, options, start, transform)
@@ -251,5 +258,6 @@ def _in_workers(annotator: Annotator, batches: Iterable[Batch], options: StreamO
         start, batch = task
         return f"items {start + 1}-{start + len(batch)}"
 
-    for results in ordered_map(work, numbered(), jobs, describe):
-        yield from results
+    with policy if isinstance(policy, BlasThreads) else nullcontext():
+        for results in ordered_map(work, numbered(), jobs, describe):
+            yield from results

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -113,6 +114,37 @@ def test_every_parse_runs_with_one_blas_thread() -> None:
             shim.annotate(shim.parse("This are a example ."), shim.parse("This is an example ."))
     assert len(seen) == len(SENTENCES) + 1 + 1 + 2 + 6
     assert all(set(threads) == {1} for threads in seen)
+
+
+def _worker_threads(annotation: Any, item: Any) -> tuple[list[int], int]:
+    """(BLAS thread counts, OS threads of this process), recorded in a -j worker."""
+    import os
+
+    return blas_threads(), len(os.listdir("/proc/self/task"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_workers_are_forked_under_the_policy_and_start_no_blas_threads() -> None:
+    """``-j``: the workers inherit the one-thread setting and never change it, so OpenBLAS (whose
+    threads a fork does not copy) starts no busy-waiting thread in them; the caller's setting
+    is back when the stream ends."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    import errtype
+
+    engine = errtype.load("en")
+    items = [(f"He go to school number {i} .", f"He goes to school number {i} .")
+             for i in range(12)]
+    openblas = any(i["internal_api"] == "openblas" for i in threadpool_info()
+                   if i["user_api"] == "blas")
+    with threadpool_limits(2, user_api="blas"):
+        seen = list(engine.annotate_stream(items, batch_size=3, jobs=2,
+                                           transform=_worker_threads))
+        assert set(blas_threads()) == {2}
+    assert len(seen) == len(items)
+    assert all(set(threads) == {1} for threads, _ in seen)
+    if openblas:
+        assert {tasks for _, tasks in seen} == {1}
 
 
 def test_the_policy_has_an_escape_hatch(monkeypatch: Any) -> None:
