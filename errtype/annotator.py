@@ -129,6 +129,8 @@ class Annotator:
         ``jobs > 1`` annotates batches in forked worker processes sharing the loaded models, a
         worker's batch at most :data:`~errtype.stream.WORKER_TASK` items (so that the workers
         finish together); at most ``2 * jobs`` batches are in flight, so memory stays bounded.
+        While such a stream is open, this process keeps the parser's BLAS thread policy (one
+        thread by default; :mod:`errtype.parse.blas`), which the workers inherit.
         ``transform(annotation, (orig, [cor, ...]))``, if given, runs where the item was
         annotated (in the worker) and its result is yielded instead: e.g. M2 formatting, so
         only strings cross process boundaries.
