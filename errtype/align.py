@@ -236,7 +236,9 @@ def _fill_lev(orig: Sentence, cor: Sentence, start: float = 0.0) -> _Table:
     m = len(cor)
     c_texts = cor.texts
     prev, first, ops0 = _first_row(m, start)
-    costs, ops = [first], [ops0]
+    costs: list[Sequence[float]] = [first]
+    ops = [ops0]
+    compact = len(orig) * m > _COMPACT_CELLS
     for o_text in orig.texts:
         left = prev[0] + 1
         row = [left]
@@ -255,7 +257,7 @@ def _fill_lev(orig: Sentence, cor: Sentence, start: float = 0.0) -> _Table:
                     left, op = dl, _D
                 op_row[j] = op
             row.append(left)
-        costs.append(array("d", row))
+        costs.append(array("d", row) if compact else row)
         ops.append(bytes(op_row))
         prev = row
     return costs, ops, {}
