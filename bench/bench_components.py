@@ -18,6 +18,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -78,16 +79,16 @@ def main() -> int:
     return 0 if same and floats else 1
 
 
-def tok2vec_identical(nlp: object, texts: list[str], batch: int = 256) -> bool:
+def tok2vec_identical(nlp: Any, texts: list[str], batch: int = 256) -> bool:
     """Whether errtype's tok2vec gives spaCy's ``Tok2Vec.predict`` floats exactly."""
     import numpy
     from spacy.tokens import Doc
 
     from errtype.parse import fast_tok2vec
 
-    component = nlp.get_pipe("tok2vec")  # type: ignore[attr-defined]
+    component = nlp.get_pipe("tok2vec")
     for start in range(0, len(texts), batch):
-        docs = [Doc(nlp.vocab, words=t.split()) for t in texts[start:start + batch]]  # type: ignore[attr-defined]
+        docs = [Doc(nlp.vocab, words=t.split()) for t in texts[start:start + batch]]
         ours, theirs = fast_tok2vec.predict(component, docs), component.predict(docs)
         if not all(numpy.array_equal(a, b) for a, b in zip(ours, theirs, strict=True)):
             return False
