@@ -269,12 +269,24 @@ LOCAL_CLUSTER_CONFIG: dict[str, Any] = {
 _QUIET_TRACKER = "ignore::UserWarning:multiprocessing.resource_tracker"
 
 
+class _RequesterGone(logging.Filter):
+    """Drops a worker's "failed during get data" traceback: the process that asked for a result
+    (errtype's client) went away in the middle of the transfer, e.g. killed; a requester that is
+    still alive sees the failure itself and reports it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("failed during get data")
+
+
 def dask_setup(worker: Any) -> None:
     """Dask's preload hook, run in each worker process ``local:N`` starts (and restarts): a
     Ctrl-C reaches the whole process group, but only the client decides when work stops (it
-    closes the cluster), so the workers ignore SIGINT instead of printing tracebacks."""
+    closes the cluster), so the workers ignore SIGINT instead of printing tracebacks; nor do
+    they print a traceback for a result the killed client no longer reads
+    (:class:`_RequesterGone`)."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("distributed.worker").addFilter(_RequesterGone())
 
 
 def connect(address: str) -> tuple[Any, Any]:
