@@ -452,7 +452,9 @@ def _annotator_edits(block: M2Block, annotators: Sequence[int], missing: str
 
 
 def _read_all(m2_path: PathLike, encoding_errors: str) -> tuple[list[M2Block], list[int]]:
-    blocks = list(read_m2(m2_path, errors=encoding_errors))
+    """The blocks in standard M2 (a ChERRANT block's first edit sequence of each reference) and
+    every annotator id."""
+    blocks = [b.to_standard() for b in read_m2(m2_path, errors=encoding_errors)]
     return blocks, sorted({e.annotator for b in blocks for e in b.edits}) or [0]
 
 
@@ -552,6 +554,19 @@ def m2_to_jsonl(m2_path: PathLike, out: PathLike, *, missing: str = "first",
     return len(blocks)
 
 
+def m2_to_dialect(m2_path: PathLike, out: PathLike, dialect: str, *, alternatives: str = "first",
+                  encoding_errors: str = "strict") -> int:
+    """Rewrite an M2 file (either dialect, detected per block) in ``dialect``: ``"standard"``
+    (:meth:`errtype.m2.M2Block.to_standard` with ``alternatives``) or ``"cherrant"``
+    (:func:`errtype.m2.to_cherrant`), atomically; returns the number of blocks."""
+    if dialect not in ("standard", "cherrant"):
+        raise ValueError(f"dialect must be 'standard' or 'cherrant', not {dialect!r}")
+    blocks = read_m2(m2_path, errors=encoding_errors)
+    if dialect == "standard":
+        return m2.write_m2((b.to_standard(alternatives) for b in blocks), out)
+    return m2.write_m2((m2.to_cherrant(b) for b in blocks), out)
+
+
 def m2_block_count(path: PathLike) -> int | None:
     """Rough count of blocks (S lines) for progress display (None for standard input)."""
     if str(path) == "-":
@@ -563,5 +578,6 @@ def m2_block_count(path: PathLike) -> int | None:
     return n
 
 
-__all__ = ["Report", "block_to_json", "count_lines", "m2_to_jsonl", "m2_to_m2", "m2_to_text",
+__all__ = ["Report", "block_to_json", "count_lines", "m2_to_dialect", "m2_to_jsonl", "m2_to_m2",
+           "m2_to_text",
            "parallel_to_m2", "reannotate_block"]
