@@ -8,6 +8,14 @@ edits whose span lies outside the sentence, for ``errtype lint``): offsets and a
 ASCII digits only (``int()`` would also take ``٢`` or ``1_0``), and a carriage return inside a
 line (a file with CR-only line endings reads as one line) is refused.
 
+**ChERRANT's dialect** (Chinese GEC, HillZhang1999/MuCGEC ``scorers/ChERRANT``) is read and
+written by the same model: after the ``S`` line, each reference ``i`` has one ``T{i}-A{j} text``
+line per equal-cost edit sequence ``j`` (the corrected tokens), each followed by its ``A``
+lines (annotator id ``i``); a reference that changes nothing is ``T{i} 没有错误`` with a noop
+line, one marked unannotatable ``T{i} 无法标注`` with an ``NA`` line. The reader detects it per
+block and keeps the ``T`` lines in :attr:`M2Block.targets`; :meth:`M2Block.to_standard` and
+:func:`to_cherrant` convert between the dialects.
+
 No M2 field can be escaped, so the writer refuses what would read back as something else
 (:func:`unwritable`): a correction containing ``|||`` (the field separator) or ``||`` (the
 separator of alternatives), or consisting of ``-NONE-`` (a deletion).
@@ -104,6 +112,32 @@ class M2Edit(NamedTuple):
         return cls(-1, -1, NOOP, NONE, annotator)
 
 
+#: the ``T`` line of a ChERRANT reference that changes nothing / that could not be annotated
+CHERRANT_NOOP = "没有错误"
+CHERRANT_NA = "无法标注"
+_TARGET = re.compile(r"T([0-9]+)(?:-A([0-9]+))?(?: (.*))?")
+
+
+@dataclass(slots=True)
+class M2Target:
+    """One ``T`` line of ChERRANT's dialect: reference ``annotator``, equal-cost edit sequence
+    ``alternative`` (``None`` for the ``T{i} 没有错误``/``无法标注`` form), the corrected tokens
+    ``text`` as written, and ``size``, the number of ``A`` lines that follow it."""
+
+    annotator: int
+    alternative: int | None
+    text: str
+    size: int = 0
+
+    @property
+    def label(self) -> str:
+        alt = "" if self.alternative is None else f"-A{self.alternative}"
+        return f"T{self.annotator}{alt}"
+
+    def to_m2(self) -> str:
+        return f"{self.label} {self.text}"
+
+
 @dataclass(slots=True)
 class M2Block:
     """One sentence: the ``S`` text, its edits in file order, and where it started."""
@@ -115,6 +149,49 @@ class M2Block:
     problems: list[tuple[int, str]] = field(default_factory=list, compare=False)
     #: the block follows the previous one without a blank line
     unseparated: bool = field(default=False, compare=False)
+    #: ChERRANT's dialect: the ``T`` lines, each owning the next ``size`` edits (empty: standard)
+    targets: list[M2Target] = field(default_factory=list)
+
+    @property
+    def is_cherrant(self) -> bool:
+        """Whether the block is in ChERRANT's dialect (has ``T`` lines)."""
+        return bool(self.targets)
+
+    def target_edits(self) -> list[tuple[M2Target, list[M2Edit]]]:
+        """Each ``T`` line with the edits under it (ChERRANT's dialect only)."""
+        out, i = [], 0
+        for t in self.targets:
+            out.append((t, self.edits[i:i + t.size]))
+            i += t.size
+        return out
+
+    def to_standard(self, alternatives: str = "first") -> M2Block:
+        """The block in standard M2 (itself when it is standard already).
+
+        ``alternatives="first"`` keeps each reference's first edit sequence, with the reference
+        index as annotator id (ChERRANT's ``-s first``); ``"split"`` makes every ``T`` line an
+        annotator of its own, numbered 0, 1, ... in file order. A sequence without edits becomes
+        a noop line; an ``NA`` line is kept as it is.
+        """
+        if not self.targets:
+            return self
+        if alternatives not in ("first", "split"):
+            raise ValueError(f"alternatives must be 'first' or 'split', not {alternatives!r}")
+        edits: list[M2Edit] = []
+        seen: set[int] = set()
+        for t, group in self.target_edits():
+            if alternatives == "first":
+                if t.annotator in seen:
+                    continue
+                seen.add(t.annotator)
+                coder = t.annotator
+            else:
+                coder = len(seen)
+                seen.add(coder)
+            edits.extend(e._replace(annotator=coder) for e in group)
+            if not group:
+                edits.append(M2Edit.noop(coder))
+        return M2Block(self.source, edits, self.line)
 
     @property
     def tokens(self) -> list[str]:
@@ -138,7 +215,43 @@ class M2Block:
         return self.line + 1 + index
 
     def to_m2(self) -> str:
-        return format_block(self.source, [e.to_m2() for e in self.edits])
+        if not self.targets:
+            return format_block(self.source, [e.to_m2() for e in self.edits])
+        if sum(t.size for t in self.targets) != len(self.edits):
+            raise ValueError(f"the T lines of the block at line {self.line} own "
+                             f"{sum(t.size for t in self.targets)} edits, it has "
+                             f"{len(self.edits)}")
+        lines = []
+        for t, group in self.target_edits():
+            lines.append(t.to_m2())
+            lines.extend(e.to_m2() for e in group)
+        return format_block(self.source, lines)
+
+
+def to_cherrant(block: M2Block) -> M2Block:
+    """A standard block in ChERRANT's dialect (a ChERRANT block is returned as it is).
+
+    Each annotator, in order of first appearance, becomes one reference with annotator id kept:
+    ``T{i}-A0`` with its corrected tokens (:func:`apply_edits`, m2scorer rules) and its edits, or
+    ``T{i} 没有错误`` with a noop line when it has only noop lines. A block without edit lines
+    stays without ``T`` lines.
+    """
+    if block.targets:
+        return block
+    targets: list[M2Target] = []
+    edits: list[M2Edit] = []
+    tokens = block.tokens
+    for coder, group in block.edits_by_annotator().items():
+        real = [e for e in group if not e.is_noop]
+        if not real:
+            na = [e for e in group if e.type == "NA"]
+            targets.append(M2Target(coder, None, CHERRANT_NA if na else CHERRANT_NOOP, 1))
+            edits.append(na[0] if na else M2Edit.noop(coder))
+            continue
+        text = " ".join(apply_edits(tokens, real).tokens)
+        targets.append(M2Target(coder, 0, text, len(real)))
+        edits.extend(real)
+    return M2Block(block.source, edits, block.line, targets=targets)
 
 
 def _parse_a_line(text: str, n_tokens: int, name: str, number: int,
@@ -204,11 +317,28 @@ def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = N
         elif text.startswith("A "):
             if block is None:
                 raise M2FormatError("edit line before any 'S' line", path=label, line=number)
-            block.edits.append(_parse_a_line(stripped, n_tokens, label, number,
-                                             block.problems if lenient else None))
+            edit = _parse_a_line(stripped, n_tokens, label, number,
+                                 block.problems if lenient else None)
+            if block.targets:
+                target = block.targets[-1]
+                if edit.annotator != target.annotator:
+                    raise M2FormatError(
+                        f"edit line of annotator {edit.annotator} under the ChERRANT line "
+                        f"{target.label}", path=label, line=number)
+                target.size += 1
+            block.edits.append(edit)
+        elif block is not None and (match := _TARGET.fullmatch(text)):
+            if block.edits and not block.targets:
+                raise M2FormatError(
+                    f"ChERRANT target line {text[:40]!r} after standard edit lines",
+                    path=label, line=number)
+            alt = match.group(2)
+            block.targets.append(M2Target(int(match.group(1)), None if alt is None else int(alt),
+                                          match.group(3) or ""))
         else:
-            raise M2FormatError(f"expected a line starting with 'S ' or 'A ', got {text[:40]!r}",
-                                path=label, line=number)
+            extra = " (or a ChERRANT 'T' line)" if block is not None else ""
+            raise M2FormatError(f"expected a line starting with 'S ' or 'A '{extra}, got "
+                                f"{text[:40]!r}", path=label, line=number)
     if block is not None:
         yield block
 
@@ -244,6 +374,8 @@ def sniff_m2(lines: Iterable[str]) -> bool | None:
             except M2FormatError:
                 return None
             return True
+        if blocks and not after_blank and _TARGET.fullmatch(text):
+            return True  # ChERRANT's dialect
         if not (is_s and after_blank):
             return None
         blocks += 1
@@ -298,6 +430,38 @@ def annotation_block(annotation: Any, picks: Iterable[int] | None = None, *,
             edits.extend(M2Edit(e.o_start, e.o_end, e.type, " ".join(texts[e.c_start:e.c_end]),
                                 coder) for e in found)
     return M2Block(annotation.orig.text, edits)
+
+
+def cherrant_block(annotation: Any) -> M2Block:
+    """The block of an :class:`errtype.annotator.Annotation` in ChERRANT's dialect, as its
+    ``parallel_to_m2.py`` writes it: reference ``i`` is ``T{i} 没有错误`` and a noop line when it
+    reads as the original (token texts joined) or is literally 没有错误, ``T{i} 无法标注`` and an
+    ``NA`` line when it is literally 无法标注, else one ``T{i}-A{j}`` line (the corrected tokens)
+    per distinct equal-cost edit sequence ``j`` (``annotation.alternatives``, or its one
+    sequence), each followed by its edits; a deletion's correction is ``-NONE-``. A skipped
+    annotation gives noop references.
+    """
+    src = "".join(annotation.orig.texts)
+    targets: list[M2Target] = []
+    edits: list[M2Edit] = []
+    for i, cor in enumerate(annotation.cors):
+        tgt = "".join(cor.texts)
+        if annotation.error is not None or tgt == src or tgt == CHERRANT_NOOP:
+            targets.append(M2Target(i, None, CHERRANT_NOOP, 1))
+            edits.append(M2Edit.noop(i))
+            continue
+        if tgt == CHERRANT_NA:
+            targets.append(M2Target(i, None, CHERRANT_NA, 1))
+            edits.append(M2Edit(-1, -1, "NA", NONE, i))
+            continue
+        texts = cor.texts
+        seqs = annotation.alternatives[i] if annotation.alternatives else [annotation.edits[i]]
+        for j, seq in enumerate(seqs):
+            targets.append(M2Target(i, j, " ".join(texts), len(seq)))
+            edits.extend(M2Edit(e.o_start, e.o_end, e.type,
+                                NONE if e.c_start == e.c_end and e.o_start != e.o_end
+                                else " ".join(texts[e.c_start:e.c_end]), i) for e in seq)
+    return M2Block(" ".join(annotation.orig.texts), edits, targets=targets)
 
 
 def write_m2(blocks: Iterable[M2Block], out: os.PathLike[str] | str) -> int:

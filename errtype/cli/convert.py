@@ -3,6 +3,8 @@
   errtype convert m2-to-text IN.m2 -o PREFIX     PREFIX.orig + PREFIX.cor.<annotator id>
   errtype convert m2-to-json IN.m2 -o OUT.jsonl  one JSON object per block, character offsets
   errtype convert text-to-m2 ORIG COR [COR ...] -o OUT.m2 [errtype-m2 options]
+  errtype convert m2-to-cherrant IN.m2 -o OUT.m2  standard M2 -> ChERRANT's dialect (T lines)
+  errtype convert cherrant-to-m2 IN.m2 -o OUT.m2  ChERRANT's dialect -> standard M2
 """
 
 from __future__ import annotations
@@ -38,6 +40,24 @@ def build_parser() -> argparse.ArgumentParser:
                        help="invalid UTF-8: stop with an error naming file, line and byte "
                             "(default), or replace it with U+FFFD")
         s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+    for name, what in (("m2-to-cherrant", "standard M2 -> ChERRANT's M2 dialect: a 'T{i}-A0' "
+                                          "line with the corrected tokens before each "
+                                          "annotator's edits"),
+                       ("cherrant-to-m2", "ChERRANT's M2 dialect -> standard M2")):
+        s = sub.add_parser(name, help=what.split(":")[0], description=what)
+        s.add_argument("m2_file", type=m2_input(TEXT_NOT_M2),
+                       help="M2 file, either dialect ('-' = standard input)")
+        s.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+                       help="output M2 file ('-' = standard output)")
+        if name == "cherrant-to-m2":
+            s.add_argument("--alternatives", choices=("first", "split"), default="first",
+                           help="a reference's equal-cost edit sequences (T{i}-A{j}): keep the "
+                                "first, annotator id = reference index (default), or make each "
+                                "an annotator of its own")
+        s.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                       help="invalid UTF-8: stop with an error naming file, line and byte "
+                            "(default), or replace it with U+FFFD")
+        s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
     t = sub.add_parser("text-to-m2", help="parallel text -> M2 (errtype-m2 -orig/-cor)",
                        description="parallel text -> M2; every other option is errtype-m2's "
                                    "(--lang, -tok, -lev, -merge, -j, ...)")
@@ -64,8 +84,16 @@ def main(argv: list[str] | None = None) -> int:
 
     def body() -> int:
         from .. import m2
-        from ..convert import m2_to_jsonl, m2_to_text
+        from ..convert import m2_to_dialect, m2_to_jsonl, m2_to_text
 
+        if args.command in ("m2-to-cherrant", "cherrant-to-m2"):
+            dialect = "cherrant" if args.command == "m2-to-cherrant" else "standard"
+            n = m2_to_dialect(args.m2_file, args.out, dialect,
+                              alternatives=getattr(args, "alternatives", "first"),
+                              encoding_errors=args.encoding_errors)
+            if not args.quiet:
+                print(f"{PROG}: wrote {args.out} ({n} blocks)", file=sys.stderr)
+            return 0
         rules = m2.ERRANT if args.errant_compat else m2.M2SCORER
         opts = {"missing": args.missing, "rules": rules, "encoding_errors": args.encoding_errors}
         if args.command == "m2-to-text":
