@@ -165,7 +165,7 @@ def _build(names: Sequence[str], args: argparse.Namespace) -> list[tuple[str, An
     for name, settings in metric_settings(names, args).items():
         try:
             built.append((name, get_metric(name, **settings)))
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:
             raise InputError(f"metric {name}: {exc}") from None
     return built
 

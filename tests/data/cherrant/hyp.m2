@@ -23,10 +23,9 @@ T0-A0 天气 很 好 啊 。
 A 3 3|||M:AUX|||啊|||REQUIRED|||-NONE-|||0
 
 S 我 有 一 个 问题 问 你 。
-T0-A0 我 有 一 个 问题 想 问 你 。
-A 5 5|||M:VERB|||想|||REQUIRED|||-NONE-|||0
-T1-A0 他 有 一 个 问题 问 。
-A 0 1|||S:PRON|||他|||REQUIRED|||-NONE-|||1
+T0-A0 我 有 一 个 问题 要 问 你 。
+A 5 5|||M:VERB|||要|||REQUIRED|||-NONE-|||0
+T1-A0 我 有 一 个 问题 问 。
 A 6 7|||R:PRON|||-NONE-|||REQUIRED|||-NONE-|||1
 
 S 我 很 高心 。
