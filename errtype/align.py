@@ -64,10 +64,11 @@ class Alignment:
     """
 
     __slots__ = ("orig", "cor", "align_seq", "cost", "blocks", "_lang", "_lev", "_table",
-                 "_cost_matrix", "_op_matrix")
+                 "_head", "_cost_matrix", "_op_matrix")
 
     def __init__(self, orig: Sentence, cor: Sentence, align_seq: list[AlignOp], cost: float,
-                 lang: Language, lev: bool, table: _Table | None, blocks: int = 1) -> None:
+                 lang: Language, lev: bool, table: _Table | None, blocks: int = 1,
+                 head: _Table | None = None) -> None:
         self.orig, self.cor = orig, cor
         #: the operations, left to right
         self.align_seq = align_seq
@@ -76,6 +77,8 @@ class Alignment:
         #: number of DP blocks: 1 for ERRANT's full DP, more for a long pair's anchored path
         self.blocks = blocks
         self._lang, self._lev, self._table = lang, lev, table
+        #: the DP table of the pair without its common suffix (None: anchored blocks)
+        self._head = head
         self._cost_matrix: list[list[float]] | None = None
         self._op_matrix: list[list[str]] | None = None
 
@@ -128,10 +131,7 @@ def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False, *,
     related texts; ``blocks`` of the result counts the blocks.
     """
     n, m = len(orig), len(cor)
-    o_texts, c_texts = orig.texts, cor.texts
-    s = 0
-    while s < n and s < m and o_texts[n - 1 - s] == c_texts[m - 1 - s]:
-        s += 1
+    s = _common_suffix(orig, cor)
     head = (orig, cor) if not s else (Sentence(orig.tokens[:n - s]), Sentence(cor.tokens[:m - s]))
     n, m = n - s, m - s
     table: _Table | None = None
@@ -143,7 +143,102 @@ def align(orig: Sentence, cor: Sentence, lang: Language, lev: bool = False, *,
     else:
         seq, cost, blocks = _anchored(*head, lang, lev)
     seq += [AlignOp("M", n + t, n + t + 1, m + t, m + t + 1) for t in range(s)]
-    return Alignment(orig, cor, seq, cost, lang, lev, None if s else table, blocks)
+    return Alignment(orig, cor, seq, cost, lang, lev, None if s else table, blocks, table)
+
+
+def _common_suffix(orig: Sentence, cor: Sentence) -> int:
+    n, m = len(orig), len(cor)
+    o_texts, c_texts = orig.texts, cor.texts
+    s = 0
+    while s < n and s < m and o_texts[n - 1 - s] == c_texts[m - 1 - s]:
+        s += 1
+    return s
+
+
+def cheapest_paths(alignment: Alignment, first_only: bool = False,
+                   max_paths: int | None = None) -> list[list[AlignOp]]:
+    """Every back-trace of minimal cost of ``alignment``'s DP (linguistic costs), in depth-first
+    order from the bottom-right cell, the operations tied at a cell tried in the order
+    transposition, substitution, insertion, deletion; the first is ``alignment.align_seq``.
+
+    A cell's tied operations are those whose candidate cost, computed as the DP computes it,
+    equals the cell's cost (a match cell has only its match). ``first_only`` follows only the
+    first tied operation of each cell; ``max_paths`` stops after that many paths. This is how
+    ChERRANT lists a reference's equal-cost edit sequences; the table is the engine's own.
+    """
+    if alignment._lev:
+        return [alignment.align_seq]
+    orig, cor, lang = alignment.orig, alignment.cor, alignment._lang
+    s = _common_suffix(orig, cor)
+    n, m = len(orig) - s, len(cor) - s
+    table = alignment._head
+    if table is None:  # an anchored long pair: the full DP of its head
+        table = _fill(Sentence(orig.tokens[:n]), Sentence(cor.tokens[:m]), lang, False)
+    costs = table[0]
+    o_toks, c_toks = orig.tokens, cor.tokens
+    strict = lang.strict_walk
+    subcost, transposable = lang.substitution_cost, lang.transposable
+    tied: dict[tuple[int, int], list[tuple[str, int, int]]] = {}
+
+    def ops_at(x: int, y: int) -> list[tuple[str, int, int]]:
+        """(operation, tokens of orig, tokens of cor) tied at cell (x, y)."""
+        if not x:
+            return [("I", 0, 1)]
+        if not y:
+            return [("D", 1, 0)]
+        if o_toks[x - 1].text == c_toks[y - 1].text:
+            return [("M", 1, 1)]
+        best = costs[x][y]
+        out = []
+        i, j, k = x - 1, y - 1, 1
+        while i - k >= 0 and j - k >= 0:  # the DP's transposition walk
+            later, earlier = costs[i - k + 1][j - k + 1], costs[i - k][j - k]
+            if (later - earlier <= 0) if strict else (later == earlier):
+                break
+            if transposable(o_toks[i - k:i + 1], c_toks[j - k:j + 1]):
+                if costs[i - k][j - k] + k == best:
+                    out.append((f"T{k + 1}", k + 1, k + 1))
+                break
+            k += 1
+        if costs[i][j] + subcost(o_toks[i], c_toks[j]) == best:
+            out.append(("S", 1, 1))
+        if costs[x][j] + 1 == best:
+            out.append(("I", 0, 1))
+        if costs[i][y] + 1 == best:
+            out.append(("D", 1, 0))
+        return out[:1] if first_only else out
+
+    def choices(x: int, y: int) -> list[tuple[str, int, int]]:
+        found = tied.get((x, y))
+        if found is None:
+            found = tied[x, y] = ops_at(x, y)
+        return found
+
+    suffix = [AlignOp("M", n + t, n + t + 1, m + t, m + t + 1) for t in range(s)]
+    if not n + m:
+        return [suffix]
+    paths: list[list[AlignOp]] = []
+    path: list[AlignOp] = []  # from the bottom-right cell backwards
+    stack: list[list[Any]] = [[n, m, choices(n, m), 0]]
+    while stack:
+        frame = stack[-1]
+        x, y, options, k = frame
+        if k == len(options):
+            stack.pop()
+            if stack:
+                path.pop()
+            continue
+        frame[3] = k + 1
+        op, dx, dy = options[k]
+        path.append(AlignOp(op, x - dx, x, y - dy, y))
+        if x - dx + y - dy:
+            stack.append([x - dx, y - dy, choices(x - dx, y - dy), 0])
+            continue
+        paths.append(path[::-1] + suffix)
+        path.pop()
+        if max_paths is not None and len(paths) >= max_paths:
+            break
+    return paths
 
 
 def _anchored(orig: Sentence, cor: Sentence, lang: Language, lev: bool,

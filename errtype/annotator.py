@@ -33,6 +33,13 @@ class Annotation:
     #: per correction: True when it is token-identical to the original (an M2 noop)
     noop: list[bool] = field(default_factory=list)
     error: str | None = None
+    #: per correction, when the language lists them (``equal_cost_alternatives``): every
+    #: distinct equal-cost edit sequence, ``edits[k]`` first; else empty
+    alternatives: list[list[list[Edit]]] = field(default_factory=list)
+
+
+#: options of the language (not of its parser) that Annotator and load() accept
+LANGUAGE_OPTIONS = ("feats", "granularity", "scheme", "simplified")
 
 
 class Annotator:
@@ -40,7 +47,7 @@ class Annotator:
 
     def __init__(self, language: Language | str, parser: Parser | None = None,
                  **backend_options: Any) -> None:
-        options = {k: backend_options.pop(k) for k in ("feats",) if k in backend_options}
+        options = {k: backend_options.pop(k) for k in LANGUAGE_OPTIONS if k in backend_options}
         if isinstance(language, str):
             language = get_language(language, **options)
         elif options:
@@ -79,9 +86,31 @@ class Annotator:
         """Align, merge and classify: the typed edits turning ``orig`` into ``cor``
         (``merge_run_limit``: see :data:`errtype.merge.MAX_RULE_RUN`; 0 = unbounded)."""
         _check_merging(merging, merge_run_limit)
-        o, c = self._sent(orig), self._sent(cor)
+        o = self._sent(orig)
+        c = self._sent(self.language.correction_text(cor) if isinstance(cor, str) else cor)
         alignment = align(o, c, self.language, lev)
         return [self.classify(e, o, c) for e in self.merge(alignment, merging, merge_run_limit)]
+
+    def annotate_alternatives(self, orig: str | Sentence, cor: str | Sentence, lev: bool = False,
+                              merging: str = "rules", merge_run_limit: int = MAX_RULE_RUN
+                              ) -> list[list[Edit]]:
+        """Every distinct edit sequence of the alignments the language lists
+        (:meth:`errtype.lang.base.Language.alignments`: equal-cost ones for Chinese), the first
+        being :meth:`annotate`'s; sequences with the same spans are listed once."""
+        _check_merging(merging, merge_run_limit)
+        o, c = self._sent(orig), self._sent(self.language.correction_text(cor)
+                                             if isinstance(cor, str) else cor)
+        alignment = align(o, c, self.language, lev)
+        seqs = [alignment.align_seq] if lev else self.language.alignments(alignment)
+        seen: list[list] = []
+        out: list[list[Edit]] = []
+        for seq in seqs:
+            spans = merge(seq, o, c, self.language, merging, merge_run_limit)
+            if spans in seen:
+                continue
+            seen.append(spans)
+            out.append([self.classify(Edit.from_spans(o, c, *s), o, c) for s in spans])
+        return out
 
     def import_edit(self, orig: str | Sentence, cor: str | Sentence,
                     edit: Sequence[Any] | Edit, min: bool = True, old_cat: bool = False) -> Edit:

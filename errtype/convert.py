@@ -67,14 +67,19 @@ class Formatted:
     refused: int | None = None
 
 
-def format_annotation(ann: Annotation, item: Item, errant_noop: bool = False) -> Formatted:
+def format_annotation(ann: Annotation, item: Item, errant_noop: bool = False,
+                      dialect: str = "standard") -> Formatted:
     """The M2 block of one streamed item (:func:`errtype.m2.annotation_block`, corrections as
-    the text had them); a skipped item is a noop block carrying its reason.
+    the text had them; ``dialect="cherrant"``: :func:`errtype.m2.cherrant_block`); a skipped
+    item is a noop block carrying its reason.
 
     ``errant_noop`` switches on ERRANT's noop rule: noop only when the raw correction equals the
     rendered original, and no line at all for zero edits. A correction that would read back as
     something else (:func:`errtype.m2.unwritable`) gives a noop block with ``refused`` set.
     """
+    if dialect == "cherrant":
+        block = m2.cherrant_block(ann)
+        return Formatted(block.to_m2(), sum(e.is_noop for e in block.edits), ann.error)
     raw = [c if isinstance(c, str) else c.span_text(0, len(c)) for c in item[1]] \
         if errant_noop else None
     block = m2.annotation_block(ann, source_text=True, errant_noop=raw)
@@ -172,7 +177,8 @@ def write_m2_stream(annotator: Annotator, items: Iterable[Item], sink: _Sink,
     ``line_of(k)`` locates item ``k`` (called once per item, in order, and for a failed item);
     ``cor_paths`` name the correction files in errors about a correction M2 cannot express.
     """
-    fmt = partial(format_annotation, errant_noop=errant_noop)
+    fmt = partial(format_annotation, errant_noop=errant_noop,
+                  dialect=annotator.language.m2_dialect)
     on_error = stream.get("on_error", "fail")
     try:
         for k, result in enumerate(annotator.annotate_stream(items, transform=fmt, **stream)):
@@ -236,6 +242,77 @@ def parallel_items(paths: Sequence[PathLike], encoding_errors: str = "strict",
         yield texts[0].strip(), [t.strip() for t in texts[1:]]
         if progress:
             progress(1)
+
+
+PARA_FORMAT = "id<TAB>source[<TAB>reference ...]"
+
+
+def read_para(path: PathLike, encoding_errors: str = "strict"
+              ) -> Iterator[tuple[int, str, list[str]]]:
+    """``(line, source, references)`` of each line of a ChERRANT parallel file
+    (``id<TAB>source<TAB>reference 1<TAB>reference 2 ...``; the id is not used).
+
+    A line may have any number of references, none included; an empty reference field (a
+    trailing tab) is no reference, and the others keep their order. Blank lines before the
+    first and after the last line are ignored (ChERRANT strips the file); a blank line between
+    two lines, or a line without a tab, is an :class:`InputError` naming file and line.
+    """
+    from .textio import read_text_lines
+
+    started = False
+    blank: int | None = None  # the first blank line since the last line read
+    for number, text, _ in read_text_lines(path, str(path), encoding_errors):
+        if not text.strip():
+            if started and blank is None:
+                blank = number
+            continue
+        if blank is not None:
+            raise InputError(f"blank line between two lines of a parallel file ({PARA_FORMAT} "
+                             "on every line)", path=str(path), line=blank)
+        started = True
+        fields = text.split("\t")
+        if len(fields) < 2:
+            raise InputError(f"expected {PARA_FORMAT}, found no tab", path=str(path),
+                             line=number)
+        yield number, fields[1], [r for r in fields[2:] if r.strip()]
+
+
+def para_to_m2(annotator: Annotator, para: PathLike, out: PathLike, *, lev: bool = False,
+               merging: str = "rules", on_error: str = "fail", max_tokens: int | None = None,
+               progress: Callable[[int], None] | None = None, batch_size: int = 256,
+               jobs: int = 1, encoding_errors: str = "strict",
+               merge_run_limit: int = MAX_RULE_RUN, resume: bool = False) -> Report:
+    """Annotate a ChERRANT parallel file (:func:`read_para`) and write M2 in the language's
+    dialect (ChERRANT's for Chinese: one ``T{i}-A{j}`` group per reference ``i`` and equal-cost
+    edit sequence ``j``), one block per line, atomically or resumably; the references are
+    annotators 0, 1, ... of their line."""
+    report = Report()
+    starts: dict[int, int] = {}
+    options = dict(lev=lev, merging=merging, batch_size=batch_size, on_error=on_error,
+                   max_tokens=max_tokens, merge_run_limit=merge_run_limit)
+    identity = job_identity(annotator, [para], mode="para", encoding_errors=encoding_errors,
+                            **options) if resume else None
+
+    def items(skip: int) -> Iterator[tuple[str, list[str]]]:
+        lines = read_para(para, encoding_errors)
+        for _ in islice(lines, skip):
+            pass
+        if progress and skip:
+            progress(skip)
+        for k, (line, source, refs) in enumerate(lines):
+            starts[k] = line
+            yield source, refs
+            if progress:
+                progress(1)
+
+    try:
+        with m2_sink(out, report, identity, batch_size) as sink:
+            write_m2_stream(annotator, items(sink.done), sink, starts.pop, jobs=jobs, **options)
+    except InputError as exc:
+        if exc.path is None and exc.line is not None:  # an annotation failure: name the file
+            raise InputError(exc.reason, path=str(para), line=exc.line) from exc.__cause__
+        raise
+    return report
 
 
 def conllu_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike], out: PathLike,
@@ -579,5 +656,5 @@ def m2_block_count(path: PathLike) -> int | None:
 
 
 __all__ = ["Report", "block_to_json", "count_lines", "m2_to_dialect", "m2_to_jsonl", "m2_to_m2",
-           "m2_to_text",
+           "m2_to_text", "para_to_m2", "read_para",
            "parallel_to_m2", "reannotate_block"]

@@ -432,6 +432,38 @@ def annotation_block(annotation: Any, picks: Iterable[int] | None = None, *,
     return M2Block(annotation.orig.text, edits)
 
 
+def cherrant_block(annotation: Any) -> M2Block:
+    """The block of an :class:`errtype.annotator.Annotation` in ChERRANT's dialect, as its
+    ``parallel_to_m2.py`` writes it: reference ``i`` is ``T{i} 没有错误`` and a noop line when it
+    reads as the original (token texts joined) or is literally 没有错误, ``T{i} 无法标注`` and an
+    ``NA`` line when it is literally 无法标注, else one ``T{i}-A{j}`` line (the corrected tokens)
+    per distinct equal-cost edit sequence ``j`` (``annotation.alternatives``, or its one
+    sequence), each followed by its edits; a deletion's correction is ``-NONE-``. A skipped
+    annotation gives noop references.
+    """
+    src = "".join(annotation.orig.texts)
+    targets: list[M2Target] = []
+    edits: list[M2Edit] = []
+    for i, cor in enumerate(annotation.cors):
+        tgt = "".join(cor.texts)
+        if annotation.error is not None or tgt == src or tgt == CHERRANT_NOOP:
+            targets.append(M2Target(i, None, CHERRANT_NOOP, 1))
+            edits.append(M2Edit.noop(i))
+            continue
+        if tgt == CHERRANT_NA:
+            targets.append(M2Target(i, None, CHERRANT_NA, 1))
+            edits.append(M2Edit(-1, -1, "NA", NONE, i))
+            continue
+        texts = cor.texts
+        seqs = annotation.alternatives[i] if annotation.alternatives else [annotation.edits[i]]
+        for j, seq in enumerate(seqs):
+            targets.append(M2Target(i, j, " ".join(texts), len(seq)))
+            edits.extend(M2Edit(e.o_start, e.o_end, e.type,
+                                NONE if e.c_start == e.c_end and e.o_start != e.o_end
+                                else " ".join(texts[e.c_start:e.c_end]), i) for e in seq)
+    return M2Block(" ".join(annotation.orig.texts), edits, targets=targets)
+
+
 def write_m2(blocks: Iterable[M2Block], out: os.PathLike[str] | str) -> int:
     """Write blocks atomically to ``out`` (``-`` = stdout); returns the number written."""
     from .textio import atomic_output

@@ -150,9 +150,17 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
                    start: int = 0) -> list[Annotation]:
     """Annotations of one batch of normalised items (``start``: index of the first item)."""
     from .annotator import Annotation
+    from .lang.base import Language
 
     tokenize = options.tokenize
     segment = None if options.parse_noops else getattr(annotator.parser, "segment", None)
+    lang = annotator.language
+    prepare = None if type(lang).correction_text is Language.correction_text \
+        else lang.correction_text
+    alternatives = lang.equal_cost_alternatives
+    if prepare is not None:
+        batch = [(orig, [prepare(c) if isinstance(c, str) else c for c in cors])
+                 for orig, cors in batch]
     results: list[Annotation | None] = []
     plans: list[list[bool]] = []  # per item to annotate: which corrections equal the original
     todo: dict[str, None] = {}  # distinct texts to parse, in order
@@ -184,8 +192,14 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
             for c in cs:
                 is_noop = o.texts == c.texts
                 ann.noop.append(is_noop)
-                ann.edits.append([] if is_noop else annotator.annotate(
-                    o, c, options.lev, options.merging, options.merge_run_limit))
+                if not alternatives:
+                    ann.edits.append([] if is_noop else annotator.annotate(
+                        o, c, options.lev, options.merging, options.merge_run_limit))
+                    continue
+                seqs = [[]] if is_noop else annotator.annotate_alternatives(
+                    o, c, options.lev, options.merging, options.merge_run_limit)
+                ann.edits.append(seqs[0])
+                ann.alternatives.append(seqs)
         except Exception as exc:  # noqa: BLE001 - raised with the item's index, or skipped
             reason = f"{type(exc).__name__}: {exc}"
             if options.on_error != "skip":

@@ -1,6 +1,7 @@
 """Language registry: maps a code ("en", "cs", "uk", ...) to a Language.
 
-Resolution order: languages registered with :func:`register`, the built-in English and Czech,
+Resolution order: languages registered with :func:`register`, the built-in English, Czech and
+Chinese,
 third-party packages (entry point group ``errtype.languages``: name = language code, value = a
 Language subclass or factory), then every language of the pack table (:mod:`.packs`) through the
 generic UD language. Any other code also resolves to the generic UD language, which then needs an
@@ -19,7 +20,8 @@ from .packs import PACKS
 
 __all__ = ["AlignOp", "Language", "Parser", "available", "get_language", "register"]
 
-_BUILTIN = {"en": "errtype.lang.en:English", "cs": "errtype.lang.cs:Czech"}
+_BUILTIN = {"en": "errtype.lang.en:English", "cs": "errtype.lang.cs:Czech",
+            "zh": "errtype.lang.zh:Chinese"}
 _FACTORIES: dict[str, Callable[[], Language]] = {}
 _CACHE: dict[str, Language] = {}
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz.distance import Indel
 
-from ..align import AlignOp
+from ..align import Alignment, AlignOp
 from ..merge import MAX_RULE_RUN
 from ..parse import Parser
 from ..tokens import Sentence, Token
@@ -42,6 +42,10 @@ class Language:
     strict_walk: bool = False
     #: name the differing UD features of inflection errors (``R:NOUN:INFL:Case``)
     feats: bool = False
+    #: annotation lists every equal-cost edit sequence of a correction (:meth:`alignments`)
+    equal_cost_alternatives: bool = False
+    #: the M2 dialect errtype-m2 writes: ``standard`` or ``cherrant`` (T lines, see errtype.m2)
+    m2_dialect: str = "standard"
 
     def make_parser(self, **options: Any) -> Parser:
         """The default parser of this language, configured by backend options (``nlp``,
@@ -59,6 +63,16 @@ class Language:
         new.feats = bool(options.get("feats", self.feats))
         new.__dict__["_classifier"] = None
         return new
+
+    def correction_text(self, text: str) -> str:
+        """A correction's text as the language annotates it (default: unchanged; Chinese
+        converts it to simplified characters). The original is never passed here."""
+        return text
+
+    def alignments(self, alignment: Alignment) -> list[list[AlignOp]]:
+        """The alignments whose edits are listed, the first being ``alignment.align_seq``
+        (default: only that one; used when :attr:`equal_cost_alternatives` is set)."""
+        return [alignment.align_seq]
 
     def substitution_cost(self, o: Token, c: Token) -> float:
         """Cost of substituting ``o`` by ``c`` (texts differ); must be in (0, 2).
@@ -96,9 +110,11 @@ class Language:
 
     def merge_rules(
         self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence, run_limit: int = MAX_RULE_RUN
-    ) -> list[tuple[int, int, int, int]]:
+    ) -> Sequence[tuple[int, int, int, int] | tuple[int, int, int, int, str]]:
         """Linguistic merging of a full alignment into edit spans (the ``rules`` strategy;
-        ``run_limit``: :data:`errtype.merge.MAX_RULE_RUN`).
+        ``run_limit``: :data:`errtype.merge.MAX_RULE_RUN`). A span may carry a fifth item, a
+        provisional type (the operation the rules settled on), which :meth:`classify` then
+        finds in the edit's ``type``.
 
         Default: ERRANT 2.0.0's rules (no English possessive rules), ERRANT 3's Indel split
         test."""

