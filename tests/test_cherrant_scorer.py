@@ -24,7 +24,7 @@ from errtype.score.edits.cherrant import CherrantMetric, cherrant_score
 from errtype.score.edits.errant import SentenceCountError
 from errtype.score.registry import get_metric
 
-from .conftest import bench_module
+from .conftest import bench_module, peer
 
 DATA = Path(__file__).parent / "data" / "cherrant"
 HYP, REF = DATA / "hyp.m2", DATA / "ref.m2"
@@ -272,3 +272,22 @@ def test_cli_on_cherrant_samples(tmp_path: Path, capsys: pytest.CaptureFixture[s
         text = bench.run_peer(peer, hyp, ref, [])
         numbers = text.strip().splitlines()[-2].split("\t")
         assert code == 0 and out.splitlines()[1].split("\t") == ["demo", "cherrant", *numbers]
+
+
+def test_text_hypotheses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A text system is annotated once by the Chinese char annotator, written as ChERRANT's
+    parallel_to_m2.py writes it (every equal-cost edit sequence), against ``--src`` (ChERRANT
+    annotates against its input; one demo reference has ":" where the input has "："): the
+    numbers ChERRANT prints for the M2 it shipped for the same system (demo.hyp.m2.char)."""
+    peer("opencc", "the zh extra converts corrections to simplified characters")
+    peer("pypinyin", "the zh extra's substitution costs")
+    bench, module = _peer(tmp_path)
+    src, text = (bench.peer_sample(n, tmp_path) for n in ("demo.input", "demo.hyp"))
+    hyp, ref = (bench.peer_sample(f"demo.{n}.m2.char", tmp_path) for n in ("hyp", "ref"))
+    assert src and text and hyp and ref
+    code, out, err = run(capsys, "-m", "cherrant", "--src", str(src), "--ref", str(ref),
+                         "--hyp", f"T={text}", f"M={hyp}", "--tsv")
+    assert code == 0 and "1 source line(s) differ" in err
+    numbers = bench.run_peer(module, hyp, ref, []).strip().splitlines()[-2].split("\t")
+    assert out.splitlines()[1:] == ["\t".join(["T", "cherrant", *numbers]),
+                                    "\t".join(["M", "cherrant", *numbers])]

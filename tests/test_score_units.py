@@ -74,7 +74,7 @@ def test_resolve_unit() -> None:
     char = list(read_m2(CHAR_GOLD.splitlines(keepends=True)))
     assert resolve_unit(None, "en", [("g", word)], True) == "token"
     assert resolve_unit(None, "zh", [("g", char)], True) == "char"
-    assert resolve_unit(None, "ja", [], True) == "char"
+    assert resolve_unit(None, "zh", [], True) == "char"
     assert resolve_unit(None, "zh", [("g", word)], False) == "token"  # M2 only: as segmented
     assert resolve_unit("char", "en", [("g", word)], True) == "char"
     with pytest.raises(InputError, match="--unit token"):

@@ -24,7 +24,13 @@ from ..errors import InputError, LineCountError
 from ..m2 import M2Block, is_m2, read_m2
 from ..textio import read_lines
 from .common import ScoreResult, with_setting
-from .extract import annotate_to_blocks, apply_edits, extract_edits, gold_references
+from .extract import (
+    annotate_to_blocks,
+    apply_edits,
+    extract_edits,
+    gold_references,
+    m2_dialect,
+)
 from .registry import Metric, ScoreInput, describe
 from .units import char_block, char_text, resolve_unit
 
@@ -88,7 +94,7 @@ class Suite:
     _references: list[list[str]] | None = None
     _annotator_factory: Callable[[], Any] | None = field(default=None, repr=False)
     _annotator: Any = field(default=None, repr=False)
-    _hyp_blocks: dict[str, list[M2Block]] | None = field(default=None, repr=False)
+    _hyp_blocks: dict[bool, dict[str, list[M2Block]]] = field(default_factory=dict, repr=False)
     _edit_gold: dict[str, list[M2Block]] = field(default_factory=dict, repr=False)
     _gold_extracted: bool = field(default=False, repr=False)
     #: the re-typed gold and its cache entry, once ``edit_gold("retype")`` has made it
@@ -167,14 +173,22 @@ class Suite:
             self._edit_gold["retype"] = self.retyped.blocks
         return self.retyped
 
-    def hyp_blocks(self) -> dict[str, list[M2Block]]:
-        """Every system's edits: its own (M2 systems) or extracted for all text systems at once."""
-        if self._hyp_blocks is None:
-            text = {s.name: s.hypotheses for s in self.systems if s.blocks is None}
-            out = extract_edits(self.annotator(), self.sources, text) if text else {}
-            out.update({s.name: s.blocks for s in self.systems if s.blocks is not None})
-            self._hyp_blocks = out
-        return self._hyp_blocks
+    def hyp_blocks(self, dialect: bool = False) -> dict[str, list[M2Block]]:
+        """Every system's edits: its own (M2 systems) or extracted for all text systems at once.
+
+        ``dialect``: as read (M2 systems in ChERRANT's dialect keep every edit sequence) or as
+        the language's M2 dialect writes them (text systems; see
+        :func:`errtype.score.extract.extract_edits`)."""
+        text = {s.name: s.hypotheses for s in self.systems if s.blocks is None}
+        written = dialect and bool(text) and m2_dialect(self.annotator()) != "standard"
+        if written not in self._hyp_blocks:  # a standard dialect: extracted once
+            self._hyp_blocks[written] = (extract_edits(self.annotator(), self.sources, text,
+                                                       written) if text else {})
+        out = dict(self._hyp_blocks[written])
+        for s in self.systems:
+            if s.blocks is not None:
+                out[s.name] = s.as_read if dialect and s.as_read is not None else s.blocks
+        return out
 
     def inputs(self, metric: Metric) -> list[ScoreInput]:
         """One :class:`ScoreInput` per system holding what ``metric`` uses; a metric comparing
@@ -191,9 +205,7 @@ class Suite:
             if as_read and tag == "m2" and self._gold_as_read is not None:
                 gold = self._gold_as_read
         refs = self.references() if "references" in uses else None
-        hyp = dict(self.hyp_blocks()) if "hyp_edits" in uses else {}
-        if as_read:
-            hyp.update({s.name: s.as_read for s in self.systems if s.as_read is not None})
+        hyp = self.hyp_blocks(as_read) if "hyp_edits" in uses else {}
         return [ScoreInput(gold, s.hypotheses, hyp.get(s.name), self.sources, s.name, refs,
                            shared=self._shared.setdefault(
                                (s.name, f"{tag}:dialect" if as_read else tag), {}))
@@ -221,8 +233,10 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
     ``annotator``: a factory for the annotator that extracts edits (default
     ``errtype.load(lang)``), called only if a metric needs edits. ``unit``: ``token`` or
     ``char`` (:func:`errtype.score.units.resolve_unit`; the default depends on ``lang``).
-    ``same_source=False`` notes an M2 system whose source differs from the gold's instead of
-    refusing it (for metrics that pair blocks by position, as ChERRANT does).
+    ``same_source=False`` notes an M2 system or a ``src`` line that differs from the gold's
+    sentence instead of refusing it (for metrics that pair blocks by position, as ChERRANT
+    does); text systems are then annotated against ``src``, as ChERRANT annotates them
+    against its input.
     """
     if not systems:
         raise InputError("no system given (--hyp NAME=FILE)")
@@ -272,17 +286,23 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
         src_lines = None if src_lines is None else [char_text(t) for t in src_lines]
         refs = None if refs is None else [[char_text(t) for t in r] for r in refs]
         texts = {name: [char_text(t) for t in lines] for name, lines in texts.items()}
+    notes: list[str] = []
     if gold is not None:
         sources = [b.source for b in gold]
-        for i, s in enumerate(src_lines or ()):
-            if s.split() != gold[i].tokens:
-                raise InputError(f"the source line differs from the gold sentence "
-                                 f"{gold[i].source[:60]!r} ({gold_name} line {gold[i].line})",
-                                 path=str(src), line=i + 1)
+        differ = [i for i, s in enumerate(src_lines or ()) if s.split() != gold[i].tokens]
+        if differ and same_source:
+            i = differ[0]
+            raise InputError(f"the source line differs from the gold sentence "
+                             f"{gold[i].source[:60]!r} ({gold_name} line {gold[i].line})",
+                             path=str(src), line=i + 1)
+        if differ:  # paired by position: text systems are annotated against --src
+            sources = list(src_lines or ())
+            notes.append(f"warning: {len(differ)} source line(s) differ from the gold's "
+                         f"sentence (first at {src} line {differ[0] + 1}); text systems are "
+                         f"annotated against the source lines")
     else:
         sources = src_lines or []
     out = []
-    notes: list[str] = []
     for name, path in systems:
         if name in texts:
             out.append(SuiteSystem(name, str(path), texts[name]))

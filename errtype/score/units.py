@@ -7,8 +7,10 @@ ChERRANT's word-level M2) in characters, its offsets and corrections moved with 
 and character M2 files score alike at character level. A block segmented in characters already
 keeps its offsets.
 
-Segmentation follows ChERRANT's char mode: whitespace is dropped, every other character is a
-token, except MuCGEC's placeholder ``[缺失成分]`` (a missing constituent), which stays one token.
+Characters are :class:`errtype.parse.segment.CharSegmenter`'s, as ChERRANT's char mode segments:
+whitespace dropped, every other character a token, except MuCGEC's placeholder ``[缺失成分]`` (a
+missing constituent), which stays one token. A language's texts are scored in characters by
+default when its pack says it is written without spaces (a word ``segmenter``: Chinese).
 """
 
 from __future__ import annotations
@@ -16,35 +18,28 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..errors import InputError
+from ..lang.packs import get_pack
 from ..m2 import ALT, NONE, M2Block, M2Edit, M2Target
+from ..parse.segment import CharSegmenter
 
-__all__ = ["CHAR_UNIT_LANGS", "PLACEHOLDERS", "UNITS", "char_block", "char_text", "char_tokens",
-           "is_char_segmented", "resolve_unit"]
+__all__ = ["PLACEHOLDERS", "UNITS", "char_block", "char_text", "char_tokens",
+           "is_char_segmented", "resolve_unit", "unspaced_language"]
 
 UNITS = ("token", "char")
-#: languages written without spaces: their texts are scored in characters unless told otherwise
-CHAR_UNIT_LANGS = frozenset({"zh", "ja"})
-#: multi-character tokens kept whole by character segmentation (ChERRANT's tokenizer)
-PLACEHOLDERS = ("[缺失成分]",)
+_CHARS = CharSegmenter()
+#: multi-character tokens kept whole by character segmentation
+PLACEHOLDERS = _CHARS.keep
+
+
+def unspaced_language(lang: str) -> bool:
+    """Whether ``lang`` is written without spaces (its pack names a word segmenter)."""
+    pack = get_pack(lang)
+    return pack is not None and pack.segmenter is not None
 
 
 def char_tokens(text: str) -> list[str]:
     """The characters of ``text`` without its whitespace, :data:`PLACEHOLDERS` kept whole."""
-    chars = "".join(text.split())
-    if "[" not in chars:
-        return list(chars)
-    out: list[str] = []
-    i = 0
-    while i < len(chars):
-        for p in PLACEHOLDERS:
-            if chars.startswith(p, i):
-                out.append(p)
-                i += len(p)
-                break
-        else:
-            out.append(chars[i])
-            i += 1
-    return out
+    return _CHARS.split(text)
 
 
 def char_text(text: str) -> str:
@@ -81,8 +76,8 @@ def resolve_unit(unit: str | None, lang: str, m2_inputs: Sequence[tuple[str, lis
                  has_text: bool) -> str:
     """The unit a scoring run uses.
 
-    ``unit`` given: it. Not given: ``token``, except for a language of
-    :data:`CHAR_UNIT_LANGS`, whose texts are scored in characters when the M2 inputs
+    ``unit`` given: it. Not given: ``token``, except for a language written without spaces
+    (:func:`unspaced_language`), whose texts are scored in characters when the M2 inputs
     (``(name, blocks)`` pairs) are segmented in characters too; when one is segmented in words and
     texts are given, the choice is the user's (NLPCC-2018's word-level M2 or character level),
     so an :class:`InputError` asks for it.
@@ -91,7 +86,7 @@ def resolve_unit(unit: str | None, lang: str, m2_inputs: Sequence[tuple[str, lis
         if unit not in UNITS:
             raise InputError(f"unknown unit {unit!r} (choose from {', '.join(UNITS)})")
         return unit
-    if lang not in CHAR_UNIT_LANGS:
+    if not unspaced_language(lang):
         return "token"
     words = [name for name, blocks in m2_inputs if not is_char_segmented(blocks)]
     if not words:

@@ -209,7 +209,9 @@ class CherrantMetric:
     """ChERRANT's compare_m2_for_evaluation.py (span-based correction by default; every option
     of the script: ``mode``, ``beta``, ``single``, ``multi``, ``filt``, ``cat``,
     ``max_answer_num``, ``reference_num``, ``start``, ``end``). Hypotheses without edits are
-    annotated once with ``errtype.load(lang)`` (or the given annotator)."""
+    annotated once with ``errtype.load(lang)`` (or the given annotator) and written in the
+    language's M2 dialect, as ChERRANT's parallel_to_m2.py writes them (every equal-cost edit
+    sequence)."""
 
     mode: str = "cs"
     beta: float = 0.5
@@ -258,5 +260,5 @@ class CherrantMetric:
     def score(self, data: ScoreInput) -> ScoreResult:
         from ..extract import hypothesis_blocks
 
-        hyp = hypothesis_blocks(data, self.lang, self.annotator)
+        hyp = hypothesis_blocks(data, self.lang, self.annotator, dialect=True)
         return self.score_blocks(hyp, list(data.gold), hyp_name=data.name)
