@@ -49,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--retype-gold", action="store_true",
                    help="re-type the gold edits with the annotator even when its types are in "
                         "the annotator's set")
+    p.add_argument("--unit", choices=["token", "char"], default=None,
+                   help="scoring unit: whitespace tokens, or characters (every input "
+                        "re-segmented; the default for Chinese when the M2 inputs are in "
+                        "characters); default: token")
     p.add_argument("--no-maxmatch", action="store_true", help="skip MaxMatch")
     p.add_argument("--no-gleu", action="store_true", help="skip GLEU")
     add_backend_options(p)
@@ -81,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
 
             annotator = load(args.lang, **opts)
         inp = load_input(args.ref, systems, src=args.src, lang=args.lang, annotator=annotator,
+                         unit=args.unit,
                          gold_types=gold_types)
         options = ReportOptions(beta=args.beta, bootstrap=args.bootstrap, trials=args.trials,
                                 seed=args.seed, gleu=not args.no_gleu,

@@ -4,11 +4,14 @@
                   --hyp BART=bart.txt T5=t5.txt ... [--json | --tsv] [-o OUT] [--sent]
     errtype score -m gleu errant --src SRC --ref REF1.txt REF2.txt --hyp SYS=sys.txt --lang cs
     errtype score -m scribendi --src SRC --hyp SYS=sys.txt
+    errtype score -m cherrant --ref REF.m2.char --hyp SYS=hyp.m2.char [--tsv] [--cat 1]
+    errtype score -m m2 gleu --lang zh --ref REF.m2.char --hyp SYS=sys.txt   (characters)
 
 Prints a table (one row per system, one column per metric; proportions as percentages) and the
 signature of every metric; ``--tsv``/``--json`` give one row per system and metric with the raw
 values, ``--sent`` the per-sentence scores. Text systems are edit-extracted once, by ``--lang``'s
-annotator, and only when an edit-based metric is asked for.
+annotator, and only when an edit-based metric is asked for. ``--unit char`` (the default for
+Chinese and Japanese) scores characters; ``--cat`` adds errant's/ChERRANT's per-type tables.
 """
 
 from __future__ import annotations
@@ -28,7 +31,12 @@ from .files import INPUT, NAMED_INPUT, OUTPUT, text_input
 PROG = "errtype score"
 
 #: options of this command that set a metric setting of the same meaning
-_F_METRICS = ("maxmatch", "sentm2", "errant", "senterrant", "goto")
+_F_METRICS = ("maxmatch", "sentm2", "errant", "senterrant", "goto", "cherrant")
+#: errant_compare's options, which ChERRANT's scorer shares: option name -> metric setting
+_COMPARE_OPTIONS = {"cat": "cat", "single": "single", "multi": "multi", "filt": "filt"}
+#: ChERRANT's own options: option name -> setting of the cherrant metric
+_CHERRANT_OPTIONS = {"cherrant_mode": "mode", "max_answer_num": "max_answer_num",
+                     "reference_num": "reference_num", "start": "start", "end": "end"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,9 +73,43 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--goto-save-weights", metavar="FILE", type=OUTPUT,
                    help="GoToScorer: write the chunk weights used (the authors' format)")
     g.add_argument("--lm", default=None, help="scribendi: language model spec (default: default)")
+    g.add_argument("--unit", choices=["token", "char"], default=None,
+                   help="scoring unit: whitespace tokens, or characters (every text and M2 "
+                        "input re-segmented; the default for --lang zh/ja when the M2 inputs "
+                        "are in characters); default: token")
+    c = p.add_argument_group("errant and cherrant (errant_compare's and ChERRANT's options)")
+    c.add_argument("--cat", type=int, choices=[1, 2, 3], default=None,
+                   help="per-type scores: 1 operation (M, R, S, W / M, R, U), 2 the type without "
+                        "its operation, 3 the full type; printed as the scripts print them")
+    c.add_argument("--single", action="store_true", default=None,
+                   help="only edits of at most one token on each side")
+    c.add_argument("--multi", action="store_true", default=None,
+                   help="only edits of two or more tokens on a side")
+    c.add_argument("--filt", nargs="+", default=None, metavar="TYPE",
+                   help="leave out edits of these types")
+    c.add_argument("--cherrant-mode", choices=["cs", "cse", "ds", "dt"], default=None,
+                   help="cherrant: span-based correction (cs, the default), with types (cse), "
+                        "span-based detection (ds) or token-based detection (dt)")
+    c.add_argument("--max-answer-num", type=int, default=None, metavar="N",
+                   help="cherrant: only the edits of annotators 0 to N-1 (ChERRANT's "
+                        "--max_answer_num)")
+    c.add_argument("--reference-num", type=int, default=None, metavar="N",
+                   help="cherrant: only the sentences with exactly N references "
+                        "(ChERRANT's --reference_num)")
+    c.add_argument("--start", type=int, default=None, metavar="I",
+                   help="cherrant: score the blocks from index I on, in both files "
+                        "(ChERRANT's --start)")
+    c.add_argument("--end", type=int, default=None, metavar="J",
+                   help="cherrant: score the blocks before index J, in both files "
+                        "(ChERRANT's --end)")
     g.add_argument("-O", "--option", action="append", default=[], metavar="METRIC.KEY=VALUE",
                    help="any metric setting, e.g. -O goto.annotator=1 -O gleu.iterations=100")
     add_backend_options(p)
+    p.set_defaults(lang=None)
+    for action in p._actions:
+        if action.dest == "lang":
+            action.help = ("language code (default: zh when cherrant is asked for, else en); "
+                           "any code of a UD language works")
     return p
 
 
@@ -94,6 +136,15 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
             out[n]["weights"] = args.goto_weights
         if canon == "scribendi" and args.lm:
             out[n]["lm"] = args.lm
+        if canon in ("errant", "cherrant"):
+            for opt, key in _COMPARE_OPTIONS.items():
+                if getattr(args, opt) is not None:
+                    out[n][key] = getattr(args, opt)
+        if canon == "cherrant":
+            out[n]["lang"] = args.lang
+            for opt, key in _CHERRANT_OPTIONS.items():
+                if getattr(args, opt) is not None:
+                    out[n][key] = getattr(args, opt)
     for opt in args.option:
         key, sep, val = opt.partition("=")
         metric, dot, field = key.partition(".")
@@ -114,7 +165,7 @@ def _build(names: Sequence[str], args: argparse.Namespace) -> list[tuple[str, An
     for name, settings in metric_settings(names, args).items():
         try:
             built.append((name, get_metric(name, **settings)))
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:
             raise InputError(f"metric {name}: {exc}") from None
     return built
 
@@ -152,15 +203,16 @@ def _sentence_value(s: dict[str, Any]) -> Any:
 def _sentence_lines(rows: Sequence[Any]) -> list[str]:
     out = ["system\tmetric\tsentence\tscore"]
     for r in rows:
-        out += [f"{r.system}\t{r.metric}\t{i}\t{_sentence_value(s)}"
+        out += [f"{r.system}\t{r.metric}\t{s.get('index', i - 1) + 1}\t{_sentence_value(s)}"
                 for i, s in enumerate(r.result.sentences, 1)]
     return out
 
 
 def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], fmt: str,
-           sent: bool = False, notes: Sequence[str] = (), seconds: dict[str, float] | None = None
-           ) -> str:
-    """The command's output in ``fmt`` (``table``, ``tsv`` or ``json``)."""
+           sent: bool = False, notes: Sequence[str] = (), seconds: dict[str, float] | None = None,
+           columns: Sequence[str] | None = None) -> str:
+    """The command's output in ``fmt`` (``table``, ``tsv`` or ``json``); ``columns``: the TSV
+    columns after system and metric (default ``score p r f signature``)."""
     if fmt == "json":
         data = {
             "systems": list(systems),
@@ -174,19 +226,46 @@ def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], f
         }
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if fmt == "tsv":
-        lines = ["system\tmetric\tscore\tp\tr\tf\tsignature"]
-        for r in rows:
-            c = r.result.corpus
-            f = next((v for k, v in c.items() if k.startswith("f") and k[1:2].isdigit()), "")
-            lines.append(f"{r.system}\t{r.metric}\t{r.value}\t{c.get('p', '')}\t"
-                         f"{c.get('r', '')}\t{f}\t{r.result.signature}")
+        if columns:
+            lines = ["\t".join(["system", "metric", *columns])]
+            lines += ["\t".join([r.system, r.metric, *(str(_column(r.result, k)) for k in columns)])
+                      for r in rows]
+        else:
+            lines = ["system\tmetric\tscore\tp\tr\tf\tsignature"]
+            for r in rows:
+                c = r.result.corpus
+                lines.append(f"{r.system}\t{r.metric}\t{r.value}\t{c.get('p', '')}\t"
+                             f"{c.get('r', '')}\t{_column(r.result, 'f')}\t{r.result.signature}")
+        if any(_cat(r) for r in rows):
+            lines += ["", "system\tmetric\ttype\ttp\tfp\tfn\tp\tr\tf"]
+            lines += [f"{r.system}\t{r.metric}\t{t}\t{c['tp']}\t{c['fp']}\t{c['fn']}\t{c['p']}\t"
+                      f"{c['r']}\t{c['f']}" for r in rows if _cat(r)
+                      for t, c in r.result.per_type.items()]
         if sent:
             lines += ["", *_sentence_lines(rows)]
         return "\n".join(lines) + "\n"
     out = _table(rows, systems, labels) + "\n" + "\n".join(_signatures(rows, labels)) + "\n"
+    for r in rows:
+        if _cat(r):  # the scripts' own text: the per-type table, then the main table
+            out += f"\n{r.system} ({r.metric}):\n{r.result.errant_text()}"
     if sent:
         out += "\n" + "\n".join(_sentence_lines(rows)) + "\n"
     return out
+
+
+def _column(result: Any, key: str) -> Any:
+    """A TSV cell: a corpus count (``tp``/``fp``/``fn``), score, or the F-beta for ``f``."""
+    if key == "f":
+        c = result.corpus
+        return next((v for k, v in c.items() if k.startswith("f") and k[1:2].isdigit()), "")
+    if key in result.corpus:
+        return result.corpus[key]
+    return result.counts.get(key, "")
+
+
+def _cat(row: Any) -> bool:
+    """Whether the row's result has errant_compare/ChERRANT per-type tables to print."""
+    return bool(getattr(row.result, "cat", None))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def body() -> int:
-        from ..score.registry import available_metrics
+        from ..score.registry import ALIASES, available_metrics, describe
         from ..score.suite import load_suite, parse_system_arg, score_systems
 
         if args.list:
@@ -206,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
             raise InputError("no system given (--hyp NAME=FILE)")
         if len(set(args.metrics)) != len(args.metrics):
             raise InputError("a metric is asked for twice")
+        if args.lang is None:
+            cherrant = any(ALIASES.get(m, m) == "cherrant" for m in args.metrics)
+            args.lang = "zh" if cherrant else "en"
         state: dict[str, Any] = {}
 
         def annotator() -> Any:
@@ -216,8 +298,13 @@ def main(argv: list[str] | None = None) -> int:
             return state["ann"]
 
         metrics = _build(args.metrics, args)
+        infos = [describe(m) for _, m in metrics]
         suite = load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
-                           lang=args.lang, annotator=annotator)
+                           lang=args.lang, annotator=annotator, unit=args.unit,
+                           same_source=any(i.same_source for i in infos))
+        for note in suite.notes:
+            if note.startswith("warning:"):
+                print(f"{PROG}: {note}", file=sys.stderr)
         seconds: dict[str, float] = {}
         rows = score_systems(metrics, suite, seconds)
         for r in rows:
@@ -230,8 +317,10 @@ def main(argv: list[str] | None = None) -> int:
                 raise InputError("--goto-save-weights needs -m goto")
             goto[0].weight_file(args.goto_save_weights)
         fmt = "json" if args.json else "tsv" if args.tsv else "table"
+        columns = {i.columns for i in infos}
         text = render(rows, [s.name for s in suite.systems], list(args.metrics), fmt,
-                      args.sent, suite.notes, seconds)
+                      args.sent, suite.notes, seconds,
+                      columns.pop() if len(columns) == 1 else None)
         with atomic_output(args.out) as fh:
             fh.write(text)
         return 0

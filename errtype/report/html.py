@@ -23,7 +23,11 @@ from .tables import (
 )
 
 CSS = """
-body{font:14px/1.45 Helvetica,Arial,sans-serif;margin:0;color:#222;background:#fafafa}
+body{font:14px/1.45 Helvetica,Arial,"PingFang SC","Hiragino Sans GB","Microsoft YaHei",
+"Noto Sans CJK SC","Source Han Sans SC","WenQuanYi Micro Hei",sans-serif;margin:0;color:#222;
+background:#fafafa}
+:lang(ja){font-family:Helvetica,Arial,"Hiragino Sans","Yu Gothic","Meiryo","Noto Sans CJK JP",
+"Source Han Sans JP",sans-serif}
 header{background:#26456e;color:#fff;padding:14px 24px}
 header h1{margin:0;font-size:20px} header p{margin:4px 0 0;opacity:.85}
 nav{padding:6px 24px;background:#e8edf3;position:sticky;top:0;z-index:2}
@@ -64,6 +68,24 @@ const $ = id => document.getElementById(id);
 const PAGE = 50; let page = 0; let pair = null;  // pair: [gold type, system type]
 const ESC = {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'};
 function esc(s){ return String(s).replace(/[&<>"]/g, c => ESC[c]); }
+// tokens are shown joined by spaces, except where a script written without spaces (Chinese,
+// Japanese, Thai, ...) meets one; a sentence segmented in characters (ChERRANT's char M2) is
+// shown as written, every token joined without a space
+const UNSPACED = new RegExp('[\\u0E00-\\u0EFF\\u1000-\\u109F\\u1780-\\u17FF\\u2E80-\\u303F' +
+  '\\u3040-\\u9FFF\\uF900-\\uFAFF\\uFE30-\\uFE4F\\uFF00-\\uFFEF\\u{20000}-\\u{3FFFF}]', 'u');
+function gap(a, b, chars){
+  return chars || UNSPACED.test(Array.from(a).pop() || '') || UNSPACED.test(Array.from(b)[0] || '')
+    ? '' : ' ';
+}
+function isChars(toks){
+  return toks.some(t => UNSPACED.test(t)) && toks.every(t => Array.from(t).length === 1);
+}
+function joinToks(toks, chars){
+  return toks.map((t, k) => (k ? gap(toks[k - 1], t, chars) : '') + t).join('');
+}
+function joinText(text, chars){
+  return joinToks(String(text).split(' ').filter(t => t !== ''), chars);
+}
 function fill(sel, items, all){
   sel.innerHTML = (all ? '<option value="">' + all + '</option>' : '') +
     items.map(x => '<option value="' + esc(x) + '">' + esc(x) + '</option>').join('');
@@ -164,7 +186,7 @@ function totals(){
   if (pair) $('b-unpair').addEventListener('click', () => { pair = null; page = 0; render(); });
 }
 function renderSentence(i, sys, type, status){
-  const s = D.sentences[i], edits = s.sys[sys] || [];
+  const s = D.sentences[i], edits = s.sys[sys] || [], chars = isChars(s.src);
   const cls = s.src.map(() => []), ins = {};
   edits.forEach(e => {
     const c = e[4].toLowerCase();
@@ -175,17 +197,20 @@ function renderSentence(i, sys, type, status){
   for (let k = 0; k <= s.src.length; k++) {
     (ins[k] || []).forEach(c => { h += '<span class="ins ' + c + '"></span>'; });
     if (k < s.src.length)
-      h += '<span class="tok ' + (cls[k][0] || '') + '">' + esc(s.src[k]) + '</span> ';
+      h += '<span class="tok ' + (cls[k][0] || '') + '">' + esc(s.src[k]) + '</span>' +
+        (k + 1 < s.src.length ? gap(s.src[k], s.src[k + 1], chars) : ' ');
   }
-  h += '<div class="hyp">&rarr; ' + esc(s.hyp[sys]) + '</div><div class="edits">';
+  h += '<div class="hyp">&rarr; ' + esc(joinText(s.hyp[sys], chars)) + '</div><div class="edits">';
   const filtered = pair || type || status;
   edits.forEach(e => {
-    const orig = s.src.slice(e[0], e[1]).join(' ') || '\u2205';
+    const orig = joinToks(s.src.slice(e[0], e[1]), chars) || '\u2205';
     const other = e[6] !== null && e[6] !== e[3] ?
       ' <i>(' + (e[4] === 'FP' ? 'gold ' : 'system ') + esc(e[6]) + ')</i>' : '';
     h += '<span class="edit ' + e[4].toLowerCase() + (filtered && marked(e, type, status) ?
       ' hit' : '') + '" data-type="' + esc(e[3]) + '" data-status="' + e[4] + '">' +
-      esc(orig) + ' &rarr; ' + esc(e[2] || '\u2205') + ' <b>' + esc(e[3]) + '</b> ' + e[4] +
+      esc(orig) + ' &rarr; ' + esc((e[2] !== '-NONE-' && joinText(e[2], chars)) || '\u2205') +
+      ' <b>' + esc(e[3]) +
+      '</b> ' + e[4] +
       (e[5] > 1 ? ' \u00d7' + e[5] : '') + other + '</span>';
   });
   return h + '</div></div>';
@@ -332,7 +357,8 @@ def render_html(r: Report, title: str = "errtype report") -> str:
                     '<p class="legend"><span class="tok tp">TP</span>'
                     '<span class="tok fp">FP</span><span class="tok fn">FN (missed)</span>'
                     '<span id="browser-totals"></span> &middot; <span id="browser-count">'
-                    '</span></p><div id="browser-list"></div></section>')
+                    f'</span></p><div id="browser-list" lang="{escape(r.lang)}"></div>'
+                    '</section>')
     origins = "".join(f"<li>{escape(k)}: {escape(v)}</li>" for k, v in r.origins.items())
     notes = "".join(f"<li>{escape(n)}</li>" for n in r.notes)
     sections.append(f'<section id="signatures"><h2>Signatures and inputs</h2>'

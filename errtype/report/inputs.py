@@ -56,7 +56,8 @@ GOLD_TYPES = ("auto", "keep", "retype")
 
 def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]], *,
                src: PathLike | None = None, lang: str = "en", annotator: Any = None,
-               gold_types: str = "auto", cache: bool = True) -> ReportInput:
+               gold_types: str = "auto", cache: bool = True, unit: str | None = None
+               ) -> ReportInput:
     """Read the gold (one M2 file, or ``src`` + parallel corrected texts) and the systems.
 
     Text systems (and parallel references) are annotated with ``annotator`` or
@@ -68,13 +69,15 @@ def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]],
     (:mod:`.typesets`; e.g. CoNLL-2014's NUCLE types) and every system with typed edits is
     in that set (text systems always are); ``"keep"`` keeps its types; ``"retype"`` always
     re-types. The re-typed gold is cached on disk (:mod:`errtype.retype`) unless ``cache=False``.
+    ``unit``: ``token`` or ``char`` (:func:`errtype.score.units.resolve_unit`).
     """
     if gold_types not in GOLD_TYPES:
         raise ValueError(f"gold_types must be one of {', '.join(GOLD_TYPES)}, not {gold_types!r}")
     if not ref:
         raise InputError("no reference given")
     suite = load_suite(systems, ref, src, lang=lang,
-                       annotator=(lambda: annotator) if annotator is not None else None)
+                       annotator=(lambda: annotator) if annotator is not None else None,
+                       unit=unit)
     gold = suite.gold()
     notes = list(suite.notes)
     retyped = None

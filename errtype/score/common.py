@@ -34,6 +34,12 @@ def signature(metric: str, settings: Mapping[str, Any]) -> str:
     return "|".join(parts)
 
 
+def with_setting(sig: str, key: str, value: Any) -> str:
+    """A :func:`signature` with ``key:value`` added before its version."""
+    head, sep, version = sig.rpartition("|version:")
+    return f"{head}|{key}:{value}{sep}{version}" if sep else f"{sig}|{key}:{value}"
+
+
 @dataclass
 class ScoreResult:
     """What every metric returns: corpus score(s), per-sentence and per-type detail, signature."""

@@ -13,11 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .. import m2
-from ..m2 import M2Block, M2Edit, annotation_block
+from ..m2 import M2Block, M2Edit, M2Target, annotation_block
 from .registry import ScoreInput
 
 __all__ = ["annotate_to_blocks", "apply_edits", "extract_edits", "gold_references",
-           "hypothesis_blocks"]
+           "hypothesis_blocks", "m2_dialect"]
 
 NOOP = M2Edit(-1, -1, "noop", "-NONE-", 0)
 
@@ -61,10 +61,36 @@ def _edits_of(ann: Any, k: int) -> list[M2Edit]:
             for e in ann.edits[k]] or [NOOP]
 
 
+def m2_dialect(annotator: Any) -> str:
+    """The M2 dialect the annotator's language writes (``standard``, or ``cherrant``)."""
+    return getattr(getattr(annotator, "language", None), "m2_dialect", "standard")
+
+
+def _dialect_block(ann: Any, k: int) -> M2Block:
+    """Correction ``k`` of an annotation as the language's M2 dialect writes it, as annotator 0
+    (ChERRANT's: every equal-cost edit sequence under its ``T0-A{j}`` line)."""
+    block = m2.cherrant_block(ann)
+    targets, edits = [], []
+    for t, group in block.target_edits():
+        if t.annotator == k:
+            targets.append(M2Target(0, t.alternative, t.text, t.size))
+            edits.extend(e._replace(annotator=0) for e in group)
+    return M2Block(block.source, edits, targets=targets)
+
+
 def extract_edits(annotator: Any, sources: Sequence[str],
-                  systems: Mapping[str, Sequence[str]]) -> dict[str, list[M2Block]]:
+                  systems: Mapping[str, Sequence[str]], dialect: bool = False
+                  ) -> dict[str, list[M2Block]]:
     """Hypothesis blocks (annotator 0) of every text system, parsing each source and each
-    distinct changed hypothesis once (a hypothesis token-identical to its source is a noop)."""
+    distinct changed hypothesis once (a hypothesis token-identical to its source is a noop,
+    unless the language rewrites corrections first: Chinese converts them to simplified
+    characters). ``dialect``: blocks as the language's M2 dialect writes them (standard M2 for
+    most; ChERRANT's, with every equal-cost edit sequence, for Chinese)."""
+    from ..lang.base import Language
+
+    lang = getattr(annotator, "language", None)  # None: an annotator-like object
+    rewrites = lang is not None and type(lang).correction_text is not Language.correction_text
+    dialect = dialect and m2_dialect(annotator) == "cherrant"
     names = list(systems)
     items: list[tuple[str, list[str]]] = []
     for i, src in enumerate(sources):
@@ -72,31 +98,32 @@ def extract_edits(annotator: Any, sources: Sequence[str],
         distinct: list[str] = []
         for n in names:
             h = " ".join(systems[n][i].split())
-            if h.split() != toks and h not in distinct:
+            if (rewrites or h.split() != toks) and h not in distinct:
                 distinct.append(h)
         items.append((src, distinct))
     changed = [i for i, (_, d) in enumerate(items) if d]  # unchanged sentences are not parsed
-    found: dict[int, list[list[M2Edit]]] = {}
+    found: dict[int, list[M2Block]] = {}
     for i, ann in zip(changed, annotator.annotate_stream(items[i] for i in changed),
                       strict=True):
-        found[i] = [_edits_of(ann, k) for k in range(len(items[i][1]))]
+        found[i] = [_dialect_block(ann, k) if dialect else M2Block(items[i][0], _edits_of(ann, k))
+                    for k in range(len(items[i][1]))]
     out: dict[str, list[M2Block]] = {n: [] for n in names}
     for i, (src, distinct) in enumerate(items):
         for n in names:
             h = " ".join(systems[n][i].split())
-            es = found[i][distinct.index(h)] if h in distinct else [NOOP]
-            out[n].append(M2Block(src, list(es)))
+            out[n].append(found[i][distinct.index(h)] if h in distinct
+                          else M2Block(src, [NOOP]))
     return out
 
 
-def hypothesis_blocks(data: ScoreInput, lang: str = "en", annotator: Any = None
-                      ) -> list[M2Block]:
+def hypothesis_blocks(data: ScoreInput, lang: str = "en", annotator: Any = None,
+                      dialect: bool = False) -> list[M2Block]:
     """The system's edits: ``data.hyp_blocks`` when given, else extracted from its hypotheses
     with ``annotator`` (default ``errtype.load(lang)``) once per system and language, and kept in
-    ``data.shared`` for the other edit-based metrics."""
+    ``data.shared`` for the other edit-based metrics (``dialect``: see :func:`extract_edits`)."""
     if data.hyp_blocks is not None:
         return list(data.hyp_blocks)
-    key = ("hyp_blocks", annotator.lang if annotator is not None else lang)
+    key = ("hyp_blocks", annotator.lang if annotator is not None else lang, dialect)
     blocks = data.shared.get(key)
     if blocks is None:
         if annotator is None:
@@ -105,5 +132,6 @@ def hypothesis_blocks(data: ScoreInput, lang: str = "en", annotator: Any = None
             annotator = load(lang)
         sources = data.sources or []
         blocks = data.shared[key] = extract_edits(annotator, sources,
-                                                  {data.name: data.hypotheses})[data.name]
+                                                  {data.name: data.hypotheses},
+                                                  dialect)[data.name]
     return blocks

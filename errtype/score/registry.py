@@ -88,10 +88,15 @@ class Metric(Protocol):
     :attr:`ScoreResult.corpus` that is the metric's headline number; default the first key),
     ``scale`` (100 for a proportion printed as a percentage, the default; 1 for a count),
     ``uses`` (what of :class:`ScoreInput` it reads: ``"gold"`` blocks, ``"hyp_edits"``,
-    ``"references"``; default ``("gold",)``; empty for a reference-free metric) and
-    ``prepare(systems)``, which a metric whose definition depends on the set of systems scored
-    together (GoToScorer's difficulty weights) has; :func:`errtype.score.suite.score_systems`
-    calls it before scoring.
+    ``"references"``; default ``("gold",)``; empty for a reference-free metric; ``"dialect"``:
+    the M2 blocks as read, ChERRANT's ``T`` lines and every edit sequence kept, instead of
+    standard M2), ``same_source`` (False for a metric that pairs hypothesis and gold blocks by
+    position whatever their sources, as ChERRANT does: a suite then notes a differing source
+    instead of refusing it; default True), ``columns`` (the columns of ``errtype score --tsv``
+    when every metric asked for has the same; default the generic ``score p r f signature``)
+    and ``prepare(systems)``, which a metric whose definition depends on the set of systems
+    scored together (GoToScorer's difficulty weights) has;
+    :func:`errtype.score.suite.score_systems` calls it before scoring.
     """
 
     name: str
@@ -109,12 +114,17 @@ class MetricInfo:
     scale: float
     uses: tuple[str, ...]
     needs_systems: bool
+    same_source: bool = True
+    columns: tuple[str, ...] | None = None
 
 
 def describe(metric: Metric) -> MetricInfo:
     """The optional members of a metric, with their defaults."""
+    columns = getattr(metric, "columns", None)
     return MetricInfo(getattr(metric, "main", None), getattr(metric, "scale", 100),
-                      tuple(getattr(metric, "uses", ("gold",))), hasattr(metric, "prepare"))
+                      tuple(getattr(metric, "uses", ("gold",))), hasattr(metric, "prepare"),
+                      bool(getattr(metric, "same_source", True)),
+                      tuple(columns) if columns else None)
 
 
 def metric_signature(metric: Metric) -> str:

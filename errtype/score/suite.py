@@ -23,9 +23,16 @@ from typing import Any
 from ..errors import InputError, LineCountError
 from ..m2 import M2Block, is_m2, read_m2
 from ..textio import read_lines
-from .common import ScoreResult
-from .extract import annotate_to_blocks, apply_edits, extract_edits, gold_references
+from .common import ScoreResult, with_setting
+from .extract import (
+    annotate_to_blocks,
+    apply_edits,
+    extract_edits,
+    gold_references,
+    m2_dialect,
+)
 from .registry import Metric, ScoreInput, describe
+from .units import char_block, char_text, resolve_unit
 
 __all__ = ["EDIT_GOLD", "Row", "Suite", "SuiteSystem", "load_suite",
            "parse_system_arg", "score_systems"]
@@ -67,6 +74,8 @@ class SuiteSystem:
     path: str
     hypotheses: list[str]
     blocks: list[M2Block] | None = None
+    #: the blocks as read, when the system's M2 is in ChERRANT's dialect (else None)
+    as_read: list[M2Block] | None = None
 
 
 @dataclass
@@ -85,13 +94,17 @@ class Suite:
     _references: list[list[str]] | None = None
     _annotator_factory: Callable[[], Any] | None = field(default=None, repr=False)
     _annotator: Any = field(default=None, repr=False)
-    _hyp_blocks: dict[str, list[M2Block]] | None = field(default=None, repr=False)
+    _hyp_blocks: dict[bool, dict[str, list[M2Block]]] = field(default_factory=dict, repr=False)
     _edit_gold: dict[str, list[M2Block]] = field(default_factory=dict, repr=False)
     _gold_extracted: bool = field(default=False, repr=False)
     #: the re-typed gold and its cache entry, once ``edit_gold("retype")`` has made it
     retyped: Any = field(default=None, repr=False)
     _shared: dict[tuple[str, str], dict[Any, Any]] = field(default_factory=dict, repr=False)
     notes: list[str] = field(default_factory=list)
+    #: the scoring unit, ``token`` or ``char`` (every input was segmented in it when read)
+    unit: str = "token"
+    #: the gold blocks as read, when the gold M2 is in ChERRANT's dialect (else None)
+    _gold_as_read: list[M2Block] | None = field(default=None, repr=False)
 
     def annotator(self) -> Any:
         """The annotator that extracts edits (made on first use)."""
@@ -160,41 +173,70 @@ class Suite:
             self._edit_gold["retype"] = self.retyped.blocks
         return self.retyped
 
-    def hyp_blocks(self) -> dict[str, list[M2Block]]:
-        """Every system's edits: its own (M2 systems) or extracted for all text systems at once."""
-        if self._hyp_blocks is None:
-            text = {s.name: s.hypotheses for s in self.systems if s.blocks is None}
-            out = extract_edits(self.annotator(), self.sources, text) if text else {}
-            out.update({s.name: s.blocks for s in self.systems if s.blocks is not None})
-            self._hyp_blocks = out
-        return self._hyp_blocks
+    def hyp_blocks(self, dialect: bool = False) -> dict[str, list[M2Block]]:
+        """Every system's edits: its own (M2 systems) or extracted for all text systems at once.
+
+        ``dialect``: as read (M2 systems in ChERRANT's dialect keep every edit sequence) or as
+        the language's M2 dialect writes them (text systems; see
+        :func:`errtype.score.extract.extract_edits`)."""
+        text = {s.name: s.hypotheses for s in self.systems if s.blocks is None}
+        written = dialect and bool(text) and m2_dialect(self.annotator()) != "standard"
+        if written not in self._hyp_blocks:  # a standard dialect: extracted once
+            self._hyp_blocks[written] = (extract_edits(self.annotator(), self.sources, text,
+                                                       written) if text else {})
+        out = dict(self._hyp_blocks[written])
+        for s in self.systems:
+            if s.blocks is not None:
+                out[s.name] = s.as_read if dialect and s.as_read is not None else s.blocks
+        return out
 
     def inputs(self, metric: Metric) -> list[ScoreInput]:
         """One :class:`ScoreInput` per system holding what ``metric`` uses; a metric comparing
-        the annotator's edits gets the gold its ``gold_edits`` setting asks for."""
+        the annotator's edits gets the gold its ``gold_edits`` setting asks for, one using the
+        ``dialect`` gets the M2 blocks as read."""
         uses = describe(metric).uses
         edit_gold = getattr(metric, "gold_edits", "m2")
+        as_read = "dialect" in uses
         gold: list[M2Block] = []
         tag = "none"
         if "gold" in uses:
             tag = edit_gold if "hyp_edits" in uses else "m2"
             gold = self.edit_gold(tag) if "hyp_edits" in uses else self.gold()
+            if as_read and tag == "m2" and self._gold_as_read is not None:
+                gold = self._gold_as_read
         refs = self.references() if "references" in uses else None
-        hyp = self.hyp_blocks() if "hyp_edits" in uses else {}
+        hyp = self.hyp_blocks(as_read) if "hyp_edits" in uses else {}
         return [ScoreInput(gold, s.hypotheses, hyp.get(s.name), self.sources, s.name, refs,
-                           shared=self._shared.setdefault((s.name, tag), {}))
+                           shared=self._shared.setdefault(
+                               (s.name, f"{tag}:dialect" if as_read else tag), {}))
                 for s in self.systems]
+
+
+def _read_m2(path: PathLike) -> tuple[list[M2Block], list[M2Block] | None]:
+    """Blocks in standard M2, and as read when the file is in ChERRANT's dialect (else None)."""
+    blocks = list(read_m2(path))
+    if not any(b.is_cherrant for b in blocks):
+        return blocks, None
+    return [b.to_standard() for b in blocks], blocks
 
 
 def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] = (),
                src: PathLike | None = None, *, lang: str = "en",
-               annotator: Callable[[], Any] | None = None) -> Suite:
+               annotator: Callable[[], Any] | None = None, unit: str | None = None,
+               same_source: bool = True) -> Suite:
     """Read and check every input before any scoring.
 
     ``ref``: one M2 file, or reference text files (one per annotator, parallel to ``src``), or
     nothing (reference-free metrics only; then ``src`` is required). ``systems``: (name, path)
-    pairs, each tokenised text or M2. ``annotator``: a factory for the annotator that extracts
-    edits (default ``errtype.load(lang)``), called only if a metric needs edits.
+    pairs, each tokenised text or M2 (either dialect: ChERRANT's is kept as read for the metrics
+    that use it, and given in standard M2, each reference's first edit sequence, to the others).
+    ``annotator``: a factory for the annotator that extracts edits (default
+    ``errtype.load(lang)``), called only if a metric needs edits. ``unit``: ``token`` or
+    ``char`` (:func:`errtype.score.units.resolve_unit`; the default depends on ``lang``).
+    ``same_source=False`` notes an M2 system or a ``src`` line that differs from the gold's
+    sentence instead of refusing it (for metrics that pair blocks by position, as ChERRANT
+    does); text systems are then annotated against ``src``, as ChERRANT annotates them
+    against its input.
     """
     if not systems:
         raise InputError("no system given (--hyp NAME=FILE)")
@@ -203,44 +245,86 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
     if dup:
         raise InputError(f"system names must be unique: {', '.join(dup)}")
     gold: list[M2Block] | None = None
+    gold_read: list[M2Block] | None = None
     refs: list[list[str]] | None = None
+    src_lines: list[str] | None = None
     if len(ref) == 1 and is_m2(ref[0]):
-        gold = list(read_m2(ref[0]))
+        gold, gold_read = _read_m2(ref[0])
         gold_name = str(ref[0])
-        sources = [b.source for b in gold]
         if src is not None:
-            for i, s in enumerate(_text_lines(src, len(gold), f"the gold {gold_name}")):
-                if s.split() != gold[i].tokens:
-                    raise InputError(f"the source line differs from the gold sentence "
-                                     f"{gold[i].source[:60]!r} ({gold_name} line {gold[i].line})",
-                                     path=str(src), line=i + 1)
+            src_lines = _text_lines(src, len(gold), f"the gold {gold_name}")
     else:
         if src is None:
             raise InputError("parallel references need the source (--src)" if ref else
                              "without a reference, give the source (--src)")
         if any(is_m2(r) for r in ref):
             raise InputError("give one M2 gold file, or reference text files, not both")
-        sources = _text_lines(src, None, "")
-        refs = [_text_lines(r, len(sources), f"the source {src}") for r in ref] or None
+        src_lines = _text_lines(src, None, "")
+        refs = [_text_lines(r, len(src_lines), f"the source {src}") for r in ref] or None
         gold_name = ", ".join(map(str, ref)) or "<none>"
-    out = []
+    n = len(gold) if gold is not None else len(src_lines or ())
+    read: list[tuple[str, str, list[M2Block], list[M2Block] | None]] = []
+    texts: dict[str, list[str]] = {}
     for name, path in systems:
         if is_m2(path):
-            blocks = list(read_m2(path))
-            if len(blocks) != len(sources):
+            blocks, as_read = _read_m2(path)
+            if len(blocks) != n:
                 raise LineCountError(f"{len(blocks)} sentences, but the gold {gold_name} has "
-                                     f"{len(sources)}", path=str(path))
-            for i, (hb, s) in enumerate(zip(blocks, sources, strict=True)):
-                if hb.tokens != s.split():
-                    where = f" (gold line {gold[i].line})" if gold is not None else ""
-                    raise InputError(f"the system sentence differs from the gold sentence "
-                                     f"{s[:60]!r}{where}", path=str(path), line=hb.line)
-            hyps = [apply_edits(b.tokens, b.edits_by_annotator().get(0, [])) for b in blocks]
-            out.append(SuiteSystem(name, str(path), hyps, blocks))
+                                     f"{n}", path=str(path))
+            read.append((name, str(path), blocks, as_read))
         else:
-            out.append(SuiteSystem(name, str(path),
-                                   _text_lines(path, len(sources), f"the gold {gold_name}")))
-    return Suite(sources, out, gold_name, lang, gold, refs, annotator)
+            texts[name] = _text_lines(path, n, f"the gold {gold_name}")
+    m2_inputs = ([(gold_name, gold)] if gold is not None else []) + [
+        (path, blocks) for _, path, blocks, _ in read]
+    unit = resolve_unit(unit, lang, m2_inputs, bool(texts or refs or src_lines is not None))
+    if unit == "char":
+        def chars(blocks: list[M2Block] | None) -> list[M2Block] | None:
+            return None if blocks is None else [char_block(b) for b in blocks]
+
+        gold, gold_read = chars(gold), chars(gold_read)
+        read = [(name, path, chars(b) or [], chars(r)) for name, path, b, r in read]
+        src_lines = None if src_lines is None else [char_text(t) for t in src_lines]
+        refs = None if refs is None else [[char_text(t) for t in r] for r in refs]
+        texts = {name: [char_text(t) for t in lines] for name, lines in texts.items()}
+    notes: list[str] = []
+    if gold is not None:
+        sources = [b.source for b in gold]
+        differ = [i for i, s in enumerate(src_lines or ()) if s.split() != gold[i].tokens]
+        if differ and same_source:
+            i = differ[0]
+            raise InputError(f"the source line differs from the gold sentence "
+                             f"{gold[i].source[:60]!r} ({gold_name} line {gold[i].line})",
+                             path=str(src), line=i + 1)
+        if differ:  # paired by position: text systems are annotated against --src
+            sources = list(src_lines or ())
+            notes.append(f"warning: {len(differ)} source line(s) differ from the gold's "
+                         f"sentence (first at {src} line {differ[0] + 1}); text systems are "
+                         f"annotated against the source lines")
+    else:
+        sources = src_lines or []
+    out = []
+    for name, path in systems:
+        if name in texts:
+            out.append(SuiteSystem(name, str(path), texts[name]))
+            continue
+        _, _, blocks, as_read = next(r for r in read if r[0] == name)
+        differ = [(i, hb) for i, (hb, s) in enumerate(zip(blocks, sources, strict=True))
+                  if hb.tokens != s.split()]
+        if differ and same_source:
+            i, hb = differ[0]
+            where = f" (gold line {gold[i].line})" if gold is not None else ""
+            raise InputError(f"the system sentence differs from the gold sentence "
+                             f"{sources[i][:60]!r}{where}", path=str(path), line=hb.line)
+        if differ:
+            notes.append(f"warning: {name}: {len(differ)} sentence(s) differ from the gold's "
+                         f"source (first at {path} line {differ[0][1].line}); blocks are "
+                         f"paired by position")
+        hyps = [apply_edits(b.tokens, b.edits_by_annotator().get(0, [])) for b in blocks]
+        out.append(SuiteSystem(name, str(path), hyps, blocks, as_read))
+    suite = Suite(sources, out, gold_name, lang, gold, refs, annotator, unit=unit,
+                  _gold_as_read=gold_read)
+    suite.notes.extend(notes)
+    return suite
 
 
 @dataclass
@@ -267,6 +351,8 @@ def score_systems(metrics: Sequence[tuple[str, Metric]], suite: Suite,
             metric.prepare(inputs)  # type: ignore[attr-defined]
         for data in inputs:
             res = metric.score(data)
+            if suite.unit != "token":
+                res.signature = with_setting(res.signature, "unit", suite.unit)
             key = info.main or next(iter(res.corpus))
             rows.append(Row(data.name, label, res, float(res.corpus[key]), info.scale))
         if timings is not None:

@@ -33,7 +33,8 @@ from ..registry import ScoreInput, register
 
 __all__ = [
     "MODES", "ErrantMetric", "ErrantResult", "SentenceCountError", "SourceMismatchError",
-    "aggregate_types", "annotate_blocks", "coder_edits", "compare_edits", "errant_prf",
+    "aggregate_types", "annotate_blocks", "choose_pair", "coder_edits", "compare_edits",
+    "errant_prf",
     "errant_score", "errant_score_text", "format_cat_table", "format_main_table",
     "format_verbose",
 ]
@@ -284,6 +285,45 @@ def format_verbose(sentences: Sequence[dict[str, Any]], beta: float) -> str:
 # Scoring
 
 
+Choice = tuple[int, int, int, int, int, dict[str, Counts]]  # tp, fp, fn, hyp, ref, per type
+
+
+def choose_pair(hc: dict[int, CoderEdits], rc: dict[int, CoderEdits],
+                totals: tuple[int, int, int], beta: float, trace: bool = False
+                ) -> tuple[Choice, list[dict[str, Any]]]:
+    """The hypothesis/reference coder pair of one sentence that maximises the running corpus F.
+
+    ``totals`` are the corpus TP, FP, FN so far. The F is rounded to 4 decimals; ties go to more
+    TP, then fewer FP, then fewer FN, then the earliest pair. Returns ``(tp, fp, fn, hyp coder,
+    ref coder, per-type counts)`` and, with ``trace``, every pair's detail (else ``[]``).
+    """
+    TP, FP, FN = totals
+    best: Choice | None = None
+    best_f = -1.0
+    pairs: list[dict[str, Any]] = []
+    ref_verbose = {r: _verbose_edits(d) for r, d in rc.items()} if trace else {}
+    only_pair = not trace and len(hc) == 1 and len(rc) == 1
+    for h, hd in hc.items():
+        hyp_verbose = _verbose_edits(hd) if trace else []
+        for r, rd in rc.items():
+            tp, fp, fn, cats = compare_edits(hd, rd)
+            if only_pair:  # nothing to choose
+                return (tp, fp, fn, h, r, cats), pairs
+            f = errant_prf(tp + TP, fp + FP, fn + FN, beta)[2]
+            if (best is None or f > best_f
+                    or (f == best_f and (tp > best[0] or (tp == best[0] and (
+                        fp < best[1] or (fp == best[1] and fn < best[2])))))):
+                best, best_f = (tp, fp, fn, h, r, cats), f
+            if trace:
+                pairs.append({"hyp": h, "ref": r, "hyp_edits": hyp_verbose,
+                              "ref_edits": ref_verbose[r], "tp": tp, "fp": fp, "fn": fn,
+                              "global_tp": tp + TP, "global_fp": fp + FP,
+                              "global_fn": fn + FN})
+    if best is None:
+        raise ValueError("a sentence needs at least one coder on each side")
+    return best, pairs
+
+
 def _blocks(source: str | os.PathLike[str] | Iterable[M2Block], default: str
             ) -> tuple[Iterator[M2Block], str]:
     if isinstance(source, (str, os.PathLike)):
@@ -350,29 +390,7 @@ def errant_score(
             _check_sources(i, hb, rb, hname, rname)
         hc = coder_edits(hb.edits, mode, single, multi, filt)
         rc = coder_edits(rb.edits, mode, single, multi, filt)
-        best: tuple[int, int, int, int, int, dict[str, Counts]] | None = None
-        best_f = -1.0
-        pairs: list[dict[str, Any]] = []
-        ref_verbose = {r: _verbose_edits(d) for r, d in rc.items()} if trace else {}
-        only_pair = not trace and len(hc) == 1 and len(rc) == 1
-        for h, hd in hc.items():
-            hyp_verbose = _verbose_edits(hd) if trace else []
-            for r, rd in rc.items():
-                tp, fp, fn, cats = compare_edits(hd, rd)
-                if only_pair:  # nothing to choose
-                    best = (tp, fp, fn, h, r, cats)
-                    break
-                f = errant_prf(tp + TP, fp + FP, fn + FN, beta)[2]
-                if (best is None or f > best_f
-                        or (f == best_f and (tp > best[0] or (tp == best[0] and (
-                            fp < best[1] or (fp == best[1] and fn < best[2])))))):
-                    best, best_f = (tp, fp, fn, h, r, cats), f
-                if trace:
-                    pairs.append({"hyp": h, "ref": r, "hyp_edits": hyp_verbose,
-                                  "ref_edits": ref_verbose[r], "tp": tp, "fp": fp, "fn": fn,
-                                  "global_tp": tp + TP, "global_fp": fp + FP,
-                                  "global_fn": fn + FN})
-        assert best is not None  # every block has at least one coder on each side
+        best, pairs = choose_pair(hc, rc, (TP, FP, FN), beta, trace)
         tp, fp, fn, h, r, cats = best
         TP, FP, FN = TP + tp, FP + fp, FN + fn
         for t, c in cats.items():

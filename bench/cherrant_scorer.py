@@ -1,0 +1,246 @@
+"""errtype's ``cherrant`` metric beside ChERRANT's own scorer, in one process: the same printed
+text for every flag combination on every file pair, and the CPU seconds of each.
+
+ChERRANT's ``compare_m2_for_evaluation.py`` (HillZhang1999/MuCGEC, ``scorers/ChERRANT``,
+Apache-2.0) is pure Python: it is read from ``--cherrant DIR`` (a folder holding it) or from the
+repository found under ``$ERRTYPE_PEERS`` (``HillZhang1999+MuCGEC/repo``, a bare git mirror, or an
+extracted ``HillZhang1999+MuCGEC``), copied to a temporary folder and imported from there; it is
+never part of errtype.
+
+File pairs: the hand-built files ``tests/data/cherrant/{hyp,ref}.m2`` (every flag's case), the
+demo pairs ChERRANT ships (``samples/demo.{hyp,ref}.m2.{char,word}``), and for speed the NLPCC-2018
+test reference (2,000 sentences, ``samples/nlpcc2018_official.ref.m2.char``) against a hypothesis
+derived from it (:func:`derived_hypothesis`).
+
+    python bench/cherrant_scorer.py [--cherrant DIR] [--repeat R] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from errtype.m2 import M2Block, M2Edit, read_m2, write_m2  # noqa: E402
+from errtype.score.edits.cherrant import cherrant_score  # noqa: E402
+
+REPO = "HillZhang1999+MuCGEC"
+SCRIPT = "scorers/ChERRANT/compare_m2_for_evaluation.py"
+SAMPLES = "scorers/ChERRANT/samples"
+HAND = ROOT / "tests" / "data" / "cherrant"
+
+#: flag sets run on every pair (ChERRANT's spelling); the hand-built pair gets the full grid
+BASIC: list[list[str]] = [[], ["-cat", "1"], ["-cat", "2"], ["-cat", "3"], ["-ds", "-cat", "3"],
+                          ["-dt", "-cat", "3"], ["-cse", "-cat", "2"]]
+
+
+def flag_grid() -> list[list[str]]:
+    """Every mode x -cat level x single/multi x max_answer_num x reference_num, plus beta,
+    -filt and --start/--end cases."""
+    modes = [[], ["-cs"], ["-cse"], ["-ds"], ["-dt"]]
+    cats: list[list[str]] = [[], ["-cat", "1"], ["-cat", "2"], ["-cat", "3"]]
+    spans: list[list[str]] = [[], ["-single"], ["-multi"]]
+    answers: list[list[str]] = [[], ["--max_answer_num", "1"], ["--max_answer_num", "2"],
+                                ["--max_answer_num", "3"]]
+    refs: list[list[str]] = [[], ["--reference_num", "1"], ["--reference_num", "2"]]
+    grid = [sum(c, []) for c in itertools.product(modes, cats, spans, answers, refs)]
+    grid += [["-b", "1.0"], ["-b", "2", "-cat", "3"], ["-b", "0.25", "-ds"],
+             ["-filt", "S:SPELL", "UNK", "-cat", "3"], ["-filt", "noop"], ["-filt", "NA"],
+             ["-dt", "-filt", "NA"], ["--start", "2", "--end", "7", "-cat", "3"],
+             ["--start", "0", "--end", "1"], ["--start", "3", "--end", "100"],
+             ["--start", "-4", "--end", "-1"], ["-single", "-multi"]]
+    return grid
+
+
+# ------------------------------------------------------------------------------- the peer
+
+
+def peer_file(relative: str, cherrant_dir: Path | None = None) -> bytes | None:
+    """A file of ChERRANT's repository: ``relative`` under ``scorers/ChERRANT`` read from
+    ``cherrant_dir``, else from the repository under ``$ERRTYPE_PEERS``; None when absent."""
+    if cherrant_dir is not None:
+        path = cherrant_dir / Path(relative).relative_to("scorers/ChERRANT")
+        return path.read_bytes() if path.is_file() else None
+    root = os.environ.get("ERRTYPE_PEERS")
+    if not root:
+        return None
+    base = Path(root) / REPO
+    if (base / relative).is_file():
+        return (base / relative).read_bytes()
+    git = base / "repo"
+    if not git.is_dir():
+        return None
+    done = subprocess.run(["git", f"--git-dir={git}", "show", f"HEAD:{relative}"],
+                          capture_output=True, check=False)
+    return done.stdout if done.returncode == 0 else None
+
+
+def load_peer(folder: Path, cherrant_dir: Path | None = None) -> ModuleType | None:
+    """ChERRANT's scorer copied into ``folder`` and imported, or None when it is not found."""
+    text = peer_file(SCRIPT, cherrant_dir)
+    if text is None:
+        return None
+    path = folder / "compare_m2_for_evaluation.py"
+    path.write_bytes(text)
+    spec = importlib.util.spec_from_file_location("cherrant_compare_m2", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def peer_sample(name: str, folder: Path, cherrant_dir: Path | None = None) -> Path | None:
+    """One of ChERRANT's sample files copied into ``folder`` (None when absent)."""
+    text = peer_file(f"{SAMPLES}/{name}", cherrant_dir)
+    if text is None:
+        return None
+    path = folder / name
+    path.write_bytes(text)
+    return path
+
+
+def run_peer(peer: ModuleType, hyp: Path, ref: Path, flags: Sequence[str]) -> str:
+    """What ``compare_m2_for_evaluation.py -hyp HYP -ref REF FLAGS`` prints (in this process)."""
+    argv = sys.argv
+    buf = io.StringIO()
+    try:
+        sys.argv = ["compare_m2_for_evaluation.py", "-hyp", str(hyp), "-ref", str(ref), *flags]
+        with contextlib.redirect_stdout(buf):
+            peer.main()
+    finally:
+        sys.argv = argv
+    return buf.getvalue()
+
+
+# ------------------------------------------------------------------------------- errtype
+
+
+def options(flags: Sequence[str]) -> dict[str, Any]:
+    """ChERRANT's command-line flags as :func:`cherrant_score` keyword arguments."""
+    out: dict[str, Any] = {}
+    it = iter(flags)
+    for flag in it:
+        if flag in ("-cs", "-cse", "-ds", "-dt"):
+            out["mode"] = flag[1:]
+        elif flag in ("-single", "-multi"):
+            out[flag[1:]] = True
+        elif flag in ("-b", "--beta"):
+            out["beta"] = float(next(it))
+        elif flag == "-filt":
+            rest = list(it)
+            out["filt"] = tuple(itertools.takewhile(lambda f: not f.startswith("-"), rest))
+            return {**out, **options(rest[len(out["filt"]):])}
+        else:
+            key = {"-cat": "cat", "--max_answer_num": "max_answer_num",
+                   "--reference_num": "reference_num", "--start": "start",
+                   "--end": "end"}[flag]
+            value = int(next(it))
+            out[key] = value
+    if ("start" in out) != ("end" in out):
+        raise ValueError("ChERRANT slices only with both --start and --end")
+    return out
+
+
+def run_errtype(hyp: Path | list[M2Block], ref: Path | list[M2Block], flags: Sequence[str]
+                ) -> str:
+    """errtype's ChERRANT text for the same flags."""
+    return cherrant_score(hyp, ref, **options(flags)).errant_text()
+
+
+# ------------------------------------------------------------------------------- speed input
+
+
+def derived_hypothesis(blocks: Sequence[M2Block]) -> Iterator[M2Block]:
+    """A system-like hypothesis from a reference: annotator 1's first edit sequence where there
+    is one, else annotator 0's with every other edit left out; corrections kept as written."""
+    for b in blocks:
+        std = b.to_standard()
+        by = std.edits_by_annotator()
+        if 1 in by:
+            edits = [e._replace(annotator=0) for e in by[1]]
+        else:
+            own = [e for e in by.get(0, []) if not e.is_noop]
+            edits = own[::2] or [M2Edit.noop(0)]
+        yield M2Block(b.source, edits)
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """Best CPU seconds of ``repeat`` runs, and the last result."""
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.process_time()
+        out = fn()
+        best = min(best, time.process_time() - t0)
+    return best, out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cherrant", type=Path, help="folder holding compare_m2_for_evaluation.py "
+                                                  "and samples/ (default: $ERRTYPE_PEERS)")
+    ap.add_argument("--repeat", type=int, default=5, help="timing runs, best kept (default 5)")
+    ap.add_argument("--quick", action="store_true", help="the basic flag sets only")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        peer = load_peer(folder, args.cherrant)
+        if peer is None:
+            print("ChERRANT's compare_m2_for_evaluation.py not found: give --cherrant DIR or set "
+                  "ERRTYPE_PEERS", file=sys.stderr)
+            return 2
+        pairs: list[tuple[str, Path, Path, list[list[str]]]] = [
+            ("hand-built", HAND / "hyp.m2", HAND / "ref.m2",
+             BASIC if args.quick else flag_grid())]
+        for g in ("char", "word"):
+            hyp = peer_sample(f"demo.hyp.m2.{g}", folder, args.cherrant)
+            ref = peer_sample(f"demo.ref.m2.{g}", folder, args.cherrant)
+            if hyp and ref:
+                pairs.append((f"demo {g}", hyp, ref, BASIC))
+        nlpcc = peer_sample("nlpcc2018_official.ref.m2.char", folder, args.cherrant)
+        if nlpcc:
+            derived = folder / "nlpcc2018.derived.hyp.m2.char"
+            write_m2(derived_hypothesis(list(read_m2(nlpcc))), derived)
+            pairs.append(("NLPCC-2018 char (derived hyp)", derived, nlpcc, BASIC))
+        print("== identical output (ChERRANT's printed text, byte for byte) ==")
+        print("pair\tflag sets\tidentical\tfirst difference")
+        failures = 0
+        for name, hyp, ref, grid in pairs:
+            same, first = 0, ""
+            for flags in grid:
+                if run_peer(peer, hyp, ref, flags) == run_errtype(hyp, ref, flags):
+                    same += 1
+                elif not first:
+                    first = " ".join(flags) or "(defaults)"
+            failures += len(grid) - same
+            print(f"{name}\t{len(grid)}\t{same}\t{first or '-'}")
+        print(f"\n== CPU seconds, best of {args.repeat} (files: reading and scoring; blocks: "
+              f"scoring M2 already read, as errtype score does once for every metric) ==")
+        print("pair\tflags\tChERRANT s (files)\terrtype s (files)\tratio\t"
+              "errtype s (blocks)\tratio")
+        for name, hyp, ref, _ in pairs[1:]:
+            hb, rb = list(read_m2(hyp)), list(read_m2(ref))
+            for flags in ([], ["-cat", "3"], ["-dt"]):
+                tp, _ = timed(lambda h=hyp, r=ref, f=flags: run_peer(peer, h, r, f), args.repeat)
+                te, _ = timed(lambda h=hyp, r=ref, f=flags: run_errtype(h, r, f), args.repeat)
+                tb, _ = timed(lambda h=hb, r=rb, f=flags: run_errtype(h, r, f), args.repeat)
+                print(f"{name}\t{' '.join(flags) or '-'}\t{tp:.4f}\t{te:.4f}\t{tp / te:.2f}x\t"
+                      f"{tb:.4f}\t{tp / tb:.2f}x")
+        return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
