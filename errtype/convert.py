@@ -404,6 +404,11 @@ def reannotate_block(annotator: Annotator, block: M2Block, mode: str = "gold",
     if block.problems:
         line, message = block.problems[0]
         raise InputError(message, line=line)
+    if block.is_cherrant:
+        if mode != "gold":
+            raise InputError("-auto does not read ChERRANT's M2 dialect: re-extract from the "
+                             "parallel text (--para) instead", line=block.line)
+        return retype_cherrant_block(annotator, block).to_m2()
     rules = m2.ERRANT if errant_compat else m2.GOLD
     orig = annotator.parse(block.source)
     lines: list[str] = []
@@ -436,6 +441,33 @@ def reannotate_block(annotator: Annotator, block: M2Block, mode: str = "gold",
             kept = sorted(kept + found, key=lambda x: (x.o_start, x.o_end))
         lines.extend(m2.edits_to_m2_lines(kept, ann_id))
     return m2.format_block(block.source, lines)
+
+
+#: ChERRANT's type letter -> the edit's operation (the provisional type its classifier reads)
+_CHERRANT_OPS = {"M": "I", "R": "D", "S": "S", "W": "T"}
+
+
+def retype_cherrant_block(annotator: Annotator, block: M2Block) -> M2Block:
+    """A block of ChERRANT's M2 dialect with every edit re-typed on its own spans and the file's
+    segmentation: each ``T`` line's corrected words are the correction, the operation is the
+    gold type's letter (``W`` stays a word-order edit), and every other field is kept."""
+    orig = annotator.parse(block.source)
+    edits: list[M2Edit] = []
+    for target, group in block.target_edits():
+        real = [e for e in group if not e.is_noop and e.type != "NA"]
+        if target.alternative is None or not real:
+            edits.extend(group)
+            continue
+        correction = m2.apply_edits(orig.texts, real, m2.GOLD)
+        if correction.left_out:
+            raise InputError(f"edits of {target.label} overlap", line=block.line)
+        cor = annotator.parse(correction.text)
+        for p in correction.placed:
+            e = p.edit
+            op = _CHERRANT_OPS.get(e.type[:1])
+            span = Edit(e.start, e.end, p.c_start, p.c_end, type=op or "NA")
+            edits.append(e._replace(type=annotator.language.classify(span, orig, cor)))
+    return replace(block, edits=edits, problems=[])
 
 
 def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str = "gold",

@@ -120,8 +120,19 @@ def _pack_models() -> dict[str, ModelSpec]:
     return out
 
 
-#: downloadable models by language code (cs: czech-pdt-ud-2.5-191206, the Czech ERRANT's model)
-MODELS: dict[str, ModelSpec] = _pack_models()
+#: FASPell's Chinese character table (readings and shapes) as ChERRANT ships it: its word-level
+#: spelling test (errtype.lang.zh.spelling); GPL-3.0, so fetched rather than bundled
+ZH_CHAR_META = ModelSpec(
+    filename="char_meta.txt",
+    url="https://raw.githubusercontent.com/HillZhang1999/MuCGEC/"
+        "39221934ee4ccf07801879136a75dd7e11319977/scorers/ChERRANT/data/char_meta.txt",
+    sha256="709279f8686286063d7e24d63bd8ae41cd509afea9832424229085b8a94a7701",
+    licence="GPL-3.0 (FASPell's char_meta.txt, iqiyi/FASPell, as redistributed by ChERRANT)",
+    kind="zh", size=3499717, git_sha1="f584fa54b91a839b4f3e055922684c00a6f210da")
+
+#: downloadable models by language code (cs: czech-pdt-ud-2.5-191206, the Czech ERRANT's model;
+#: zh: the character table of ChERRANT's spelling test)
+MODELS: dict[str, ModelSpec] = {**_pack_models(), "zh": ZH_CHAR_META}
 
 
 def cache_dir() -> Path:

@@ -10,8 +10,9 @@ Two granularities, as in ChERRANT (HillZhang1999/MuCGEC, scorers/ChERRANT/module
   for unknown words, no torch), whitespace removed first; each tag mapped to UPOS by the
   language pack's ``tag_map``.
 
-Whitespace is never a token: ChERRANT removes it before segmenting (``--segmented`` input, where
-spaces mark the tokens, is not supported here).
+Whitespace is never a token: raw text loses it before segmenting, as in ChERRANT. Segmented
+text (``tokenize=False``: an M2 ``S`` line) keeps its words at word granularity, which are then
+only tagged.
 """
 
 from __future__ import annotations
@@ -81,6 +82,8 @@ class WordSegmenter:
                                 ) from exc
         jieba.setLogLevel(60)  # no "Building prefix dict" lines on standard error
         self._cut = jieba.posseg.cut
+        #: jieba's dictionary: word -> tag
+        self._tags: dict[str, str] = jieba.posseg.dt.word_tag_tab
         self.tag_map = dict(tag_map)
 
     def upos(self, tag: str, word: str) -> str:
@@ -89,14 +92,33 @@ class WordSegmenter:
             return found
         return "PUNCT" if all(_is_punct(ch) for ch in word) else "X"
 
+    def _token(self, word: str, tag: str) -> Token:
+        upos = "PUNCT" if tag == "x" and all(_is_punct(ch) for ch in word) else \
+            self.upos(tag, word)
+        return Token(word, word, upos, tag)
+
     def parse(self, text: str, tokenize: bool = False) -> Sentence:
-        text = unspaced(text)
+        """Segment and tag raw text (``tokenize=True``, what annotating Chinese text does), or
+        keep the space-separated words of segmented text (an M2 ``S`` line) and tag them: a word
+        jieba also finds in the joined text takes the tag jieba gave it there, any other the
+        tag of jieba's dictionary, else the tag of jieba's reading of the word alone."""
+        if tokenize:
+            return Sentence([self._token(p.word, p.flag)
+                             for p in self._cut(unspaced(text), HMM=True)])
+        words = text.split()
+        found: dict[tuple[int, int], str] = {}
+        at = 0
+        for p in self._cut("".join(words), HMM=True):
+            found[(at, at + len(p.word))] = p.flag
+            at += len(p.word)
         tokens = []
-        for pair in self._cut(text, HMM=True):
-            word, tag = pair.word, pair.flag
-            upos = "PUNCT" if tag == "x" and all(_is_punct(ch) for ch in word) else \
-                self.upos(tag, word)
-            tokens.append(Token(word, word, upos, tag))
+        at = 0
+        for w in words:
+            tag = found.get((at, at + len(w)))
+            if tag is None or tag == "x":
+                tag = self._tags.get(w) or next(iter(self._cut(w, HMM=True))).flag
+            tokens.append(self._token(w, tag))
+            at += len(w)
         return Sentence(tokens)
 
     def parse_many(self, texts: Iterable[str], tokenize: bool = False) -> Iterator[Sentence]:

@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ...align import Alignment, AlignOp, cheapest_paths
-from ...errors import ErrtypeError, ResourceError
+from ...errors import ResourceError
 from ...merge import MAX_RULE_RUN
 from ...parse import Parser
 from ...tokens import Sentence, Token
@@ -35,6 +35,7 @@ from ..base import Language
 from ..packs import get_pack
 from .costs import SubstitutionCost
 from .merge import merge_ops
+from .spelling import sound_alike
 
 if TYPE_CHECKING:
     from ...edit import Edit
@@ -179,13 +180,18 @@ class Chinese(Language):
             return CHAR_TYPES[op]
         if self.scheme == "cherrant":
             return self.cherrant_word_type(edit, orig, cor, op)
+        if op == "S" and sound_alike(edit.o_str.replace(" ", ""), edit.c_str.replace(" ", "")):
+            return "R:SPELL"
         return self._generic.classify(edit.with_type("NA"), orig, cor)
 
     def cherrant_word_type(self, edit: Edit, orig: Sentence, cor: Sentence, op: str) -> str:
-        """ChERRANT's word-level type of an edit with operation ``op`` (not implemented yet)."""
-        raise ErrtypeError("ChERRANT's word-level type scheme (--scheme cherrant with "
-                           "--granularity word) is not implemented yet; use --scheme errtype "
-                           "or --granularity char")
+        """ChERRANT's word-level type of an edit with operation ``op``
+        (:func:`.cherrant_types.cherrant_type`)."""
+        from .cherrant_types import cherrant_type
+        from .spelling import char_table
+
+        return cherrant_type(op, orig[edit.o_start:edit.o_end], cor[edit.c_start:edit.c_end],
+                             char_table())
 
     @cached_property
     def _generic(self) -> Any:
