@@ -51,8 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--tsv", action="store_true",
                      help="write TSV: one row per system and metric")
     add_output_option(p, "the scores")
-    p.add_argument("--sent", action="store_true", help="also per-sentence scores")
-    p.add_argument("--list", action="store_true", help="list the available metrics and exit")
+    p.add_argument("--sent", action="store_true",
+                   help="also per-sentence scores (the table: on its scale, percentages; "
+                        "--tsv/--json: raw values, as their corpus scores)")
+    p.add_argument("--list", action="store_true",
+                   help="list the available metrics (with the other names they answer to, "
+                        "e.g. maxmatch = m2) and exit")
     g = p.add_argument_group("metric settings")
     g.add_argument("--beta", type=float, default=None,
                    help="F beta of the F-score metrics (default: each metric's, 0.5)")
@@ -149,12 +153,27 @@ def _sentence_value(s: dict[str, Any]) -> Any:
     return ""
 
 
-def _sentence_lines(rows: Sequence[Any]) -> list[str]:
+def _sentence_lines(rows: Sequence[Any], scaled: bool = False) -> list[str]:
+    """Per-sentence scores; ``scaled``: on the corpus table's scale (percentages)."""
     out = ["system\tmetric\tsentence\tscore"]
     for r in rows:
-        out += [f"{r.system}\t{r.metric}\t{i}\t{_sentence_value(s)}"
-                for i, s in enumerate(r.result.sentences, 1)]
+        for i, s in enumerate(r.result.sentences, 1):
+            value = _sentence_value(s)
+            if scaled and isinstance(value, (int, float)):
+                value = _fmt(float(value), r.scale)
+            out.append(f"{r.system}\t{r.metric}\t{i}\t{value}")
     return out
+
+
+def metric_list() -> str:
+    """The metrics of the registry, one a line, each with the other names it answers to."""
+    from ..score.registry import ALIASES, available_metrics
+
+    lines = []
+    for name in available_metrics():
+        aliases = [a for a, target in ALIASES.items() if target == name]
+        lines.append(name + (f" (also: {', '.join(aliases)})" if aliases else ""))
+    return "\n".join(lines)
 
 
 def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], fmt: str,
@@ -184,8 +203,8 @@ def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], f
             lines += ["", *_sentence_lines(rows)]
         return "\n".join(lines) + "\n"
     out = _table(rows, systems, labels) + "\n" + "\n".join(_signatures(rows, labels)) + "\n"
-    if sent:
-        out += "\n" + "\n".join(_sentence_lines(rows)) + "\n"
+    if sent:  # on the table's scale: percentages beside percentages
+        out += "\n" + "\n".join(_sentence_lines(rows, scaled=True)) + "\n"
     return out
 
 
@@ -194,11 +213,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def body() -> int:
-        from ..score.registry import available_metrics
         from ..score.suite import load_suite, parse_system_arg, score_systems
 
         if args.list:
-            print("\n".join(available_metrics()))
+            print(metric_list())
             return 0
         if not args.metrics:
             raise InputError("no metric given (-m METRIC ...; errtype score --list)")
