@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="GoToScorer: write the chunk weights used (the authors' format)")
     g.add_argument("--lm", default=None, help="scribendi: language model spec (default: default)")
     g.add_argument("-O", "--option", action="append", default=[], metavar="METRIC.KEY=VALUE",
-                   help="any metric setting, e.g. -O goto.annotator=1 -O gleu.iterations=100")
+                   help="any metric setting, e.g. -O goto.coder=1 -O gleu.iterations=100")
     add_backend_options(p)
     return p
 
@@ -106,7 +106,11 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
         if metric not in out:
             raise InputError(f"-O {opt}: {metric!r} is not one of the metrics asked for "
                              f"({', '.join(names)})")
-        out[metric][field] = _value(val)
+        value = _value(val)
+        if ALIASES.get(metric, metric) == "goto" and field == "annotator" and \
+                isinstance(value, int):
+            field = "coder"  # the gold coder's old name (annotator = the edit extractor now)
+        out[metric][field] = value
     return out
 
 
