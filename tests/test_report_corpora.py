@@ -164,7 +164,7 @@ def test_readme_recipe_types_the_gold_like_the_systems(conll: dict[str, Any],
     """NUCLE gold + text systems: the gold is re-typed, every per-type row is an ERRANT type,
     the second run reads the cached gold, and the page agrees with the scorers."""
     from errtype.lang import get_language
-    from errtype.report.typesets import type_set
+    from errtype.lang.typesets import type_set
 
     inp, report, html = conll["inp"], conll["report"], conll["html"]
     assert inp.retyped is not None and inp.retyped.cached

@@ -22,13 +22,20 @@ from typing import Any
 
 from ..errors import InputError
 from ..textio import atomic_output
-from .common import add_backend_options, add_output_option, backend_options, new_parser, run
+from .common import (
+    add_backend_options,
+    add_output_option,
+    backend_options,
+    gold_hint,
+    new_parser,
+    run,
+)
 from .files import INPUT, NAMED_INPUT, OUTPUT, text_input
 
 PROG = "errtype score"
 
-#: options of this command that set a metric setting of the same meaning
-_F_METRICS = ("maxmatch", "sentm2", "errant", "senterrant", "goto")
+#: metrics with an F-beta that are not ERRANT-edit metrics (those all have one: --beta)
+_F_METRICS = ("maxmatch", "sentm2")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,9 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("metric settings")
     g.add_argument("--beta", type=float, default=None,
                    help="F beta of the F-score metrics (default: each metric's, 0.5)")
-    g.add_argument("--edit-gold", choices=list(EDIT_GOLD), default="m2",
-                   help="gold edits of errant/senterrant/goto from an M2 gold: " + "; ".join(
-                       f"{k} = {v}" for k, v in EDIT_GOLD.items()) + " (default: m2)")
+    g.add_argument("--edit-gold", choices=list(EDIT_GOLD), default="detect",
+                   help="gold edits of the ERRANT-edit metrics (errant, senterrant, cleme, "
+                        "goto, pt-errant) from an M2 gold: " + "; ".join(
+                       f"{k} = {v}" for k, v in EDIT_GOLD.items()) + " (default: detect, "
+                        "as errtype report)")
     g.add_argument("--goto-weights", metavar="FILE", type=INPUT,
                    help="GoToScorer: read the chunk weights from FILE (default: weigh them by "
                         "all --hyp systems)")
@@ -89,9 +98,10 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
     out: dict[str, dict[str, Any]] = {n: {} for n in names}
     for n in names:
         canon = ALIASES.get(n, n)
-        if args.beta is not None and canon in _F_METRICS:
+        edits = _is_edit_metric(n)
+        if args.beta is not None and (edits or canon in _F_METRICS):
             out[n]["beta"] = args.beta
-        if canon in ("errant", "senterrant", "goto"):
+        if edits:
             out[n]["lang"] = args.lang
             out[n]["gold_edits"] = args.edit_gold
         if canon == "goto" and args.goto_weights:
@@ -112,6 +122,18 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
             field = "coder"  # the gold coder's old name (annotator = the edit extractor now)
         out[metric][field] = value
     return out
+
+
+def _is_edit_metric(name: str) -> bool:
+    """Whether ``name`` is an ERRANT-edit metric (:class:`errtype.score.edits.base.EditMetric`:
+    it takes ``lang``, ``beta`` and ``gold_edits``)."""
+    from ..score.edits.base import EditMetric
+    from ..score.registry import get_metric
+
+    try:
+        return isinstance(get_metric(name), EditMetric)
+    except (InputError, TypeError):  # unknown (reported when built), or needs settings
+        return False
 
 
 def _build(names: Sequence[str], args: argparse.Namespace) -> list[tuple[str, Any]]:
@@ -238,10 +260,17 @@ def main(argv: list[str] | None = None) -> int:
             return state["ann"]
 
         metrics = _build(args.metrics, args)
+        language = None
+        if args.feats:
+            from ..lang import get_language
+
+            language = get_language(args.lang, feats=True)
         suite = load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
-                           lang=args.lang, annotator=annotator)
+                           lang=args.lang, annotator=annotator, language=language)
         seconds: dict[str, float] = {}
         rows = score_systems(metrics, suite, seconds)
+        for note in suite.notes:
+            print(f"{PROG}: note: {note}{gold_hint(note)}", file=sys.stderr)
         for r in rows:
             for note in r.result.notes:
                 if note.startswith("warning:"):
