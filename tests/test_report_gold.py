@@ -16,9 +16,9 @@ import errtype
 from errtype.cli.main import main as errtype_main
 from errtype.convert import m2_to_m2
 from errtype.lang import get_language
+from errtype.lang.typesets import foreign_types, type_set
 from errtype.m2 import read_m2
 from errtype.report import ReportOptions, build_report, load_input
-from errtype.lang.typesets import foreign_types, type_set
 from errtype.retype import annotator_signature, cache_key, cache_paths
 
 from .conftest import shared_path
@@ -172,6 +172,12 @@ def test_cli_options(files: dict[str, Path], tmp_path: Path,
     assert "not allowed with" in capsys.readouterr().err
     assert errtype_main([*base, "--keep-gold-types"]) == 0
     assert "| SVA |" in out.read_text(encoding="utf-8")
+    kept = out.read_text(encoding="utf-8")
+    assert errtype_main([*base, "--edit-gold", "m2"]) == 0
+    assert out.read_text(encoding="utf-8") == kept  # the same option, spelt as in score
+    with pytest.raises(SystemExit):
+        errtype_main([*base, "--edit-gold", "m2", "--retype-gold"])
+    assert "not allowed with" in capsys.readouterr().err
     assert errtype_main(base) == 0
     text = out.read_text(encoding="utf-8")
     assert "| R:VERB:SVA |" in text and "| SVA |" not in text
@@ -195,3 +201,36 @@ def test_batched_parsing_changes_nothing(en: Any, tmp_path: Path) -> None:
     plain = (tmp_path / "plain.m2").read_text(encoding="utf-8")
     assert plain == (tmp_path / "batch.m2").read_text(encoding="utf-8")
     assert plain.count("\nA ") > 200
+
+
+def test_score_and_report_share_one_default(en: Any, files: dict[str, Path], tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """errtype score -m errant and errtype report re-type a foreign gold alike by default
+    (the ERRANT numbers agree), both say so and where the re-typed gold is cached; --edit-gold
+    m2 scores the gold as it is."""
+    from errtype.cli.score import main as score_main
+
+    base = ["-m", "errant", "cleme", "--ref", str(files["gold"]), "--hyp", f"sys={files['sys']}",
+            "--tsv"]
+    assert score_main(base) == 0
+    out, err = capsys.readouterr()
+    entry = next((tmp_path / "user-cache" / "retyped").iterdir())
+    assert (f"errtype score: note: gold edits re-typed by errtype's en annotator" in err
+            and f"cached in {entry}" in err and "--edit-gold m2 scores the gold's own" in err)
+    rows = {r.split("\t")[1]: r.split("\t") for r in out.splitlines()[1:]}
+    assert "|gold:retype|" in rows["errant"][-1] and "|gold:retype|" in rows["cleme"][-1]
+    report = build_report(load_input([files["gold"]], [("sys", files["sys"])], annotator=en),
+                          ReportOptions(bootstrap=20, trials=20))
+    assert float(rows["errant"][2]) == report.corpus["sys"]["errant_compare"]["f0.5"]
+    assert score_main([*base, "--edit-gold", "m2"]) == 0
+    out, err = capsys.readouterr()
+    kept = {r.split("\t")[1]: r.split("\t") for r in out.splitlines()[1:]}
+    assert "re-typed" not in err and "gold:" not in kept["errant"][-1]
+    assert "|gold:m2|" in kept["cleme"][-1]
+    out_file = tmp_path / "r.md"
+    assert errtype_main(["report", "--ref", str(files["gold"]), "--hyp", f"sys={files['sys']}",
+                         "-o", str(out_file), "--format", "md", "--bootstrap", "20",
+                         "--trials", "20"]) == 0
+    err = capsys.readouterr().err
+    assert f"read from the cache {entry}" in err and "--edit-gold m2 scores" in err
+    assert f"errtype report: wrote {out_file} (Markdown tables: 1 system, 3 sentences" in err

@@ -70,9 +70,10 @@ def _read(path: str) -> tuple[dict[str, Any], str]:
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
+        where = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         reason = str(exc).split(" (at line")[0]
-        raise InputError(f"not a valid TOML file: {reason}", path=path, line=line) from None
+        raise InputError(f"not a valid TOML file: {reason}", path=path,
+                         line=int(where.group(1)) if where else None) from None
 
 
 def _options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
@@ -174,18 +175,17 @@ def from_config(parser: argparse.ArgumentParser, args: argparse.Namespace, *,
                        "is not an option of this command")
                 known = ", ".join(sorted(k for k in options if k not in COMMAND_LINE_ONLY))
                 raise fail(f"unknown key {raw!r}: it {why} (keys: {known})")
+            converted = _convert(action, value, key, base, fail, resolve)  # checked anyway
+            overridden = action.dest in given
             for k, members in enumerate(groups):
                 if action.dest in members:
-                    if members & given:
-                        break  # the command line chose in this group: it wins
-                    if value is not False:
+                    overridden = overridden or bool(members & given)  # the command line chose
+                    if value is not False and not overridden:
                         if k in chosen and chosen[k] != key:
                             raise fail(f"{key} and {chosen[k]} exclude each other")
                         chosen[k] = key
-            else:
-                if action.dest in given:
-                    continue
-                setattr(args, action.dest, _convert(action, value, key, base, fail, resolve))
+            if not overridden:
+                setattr(args, action.dest, converted)
                 used.append(key)
     for action in parser._actions:
         if action.dest is argparse.SUPPRESS or getattr(args, action.dest, None) is not UNSET:

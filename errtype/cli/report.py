@@ -163,8 +163,9 @@ def main(argv: list[str] | None = None) -> int:
             sentences = (f"{report.n_sentences} of {report.n_total} sentences"
                          if report.n_sentences != report.n_total
                          else f"{report.n_sentences} sentences")
-            print(f"{PROG}: wrote {where} ({what}: {len(report.systems)} systems, "
-                  f"{sentences}, {len(report.types)} error types)", file=sys.stderr)
+            k = len(report.systems)
+            print(f"{PROG}: wrote {where} ({what}: {k} system{'s' * (k != 1)}, {sentences}, "
+                  f"{len(report.types)} error types)", file=sys.stderr)
             if charts:
                 print(f"{PROG}: wrote {len(charts)} SVG charts in {args.svg_dir}: "
                       f"{', '.join(f'{s}.svg' for s in charts)}", file=sys.stderr)

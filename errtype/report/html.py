@@ -400,8 +400,8 @@ def render_html(r: Report, title: str = "errtype report") -> str:
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
-            f"<header><h1>{escape(title)}</h1><p>{len(r.systems)} system(s) against "
-            f"{escape(r.gold_name)} &middot; {shown} &middot; language "
+            f'<header><h1>{escape(title)}</h1><p id="page-head">{len(r.systems)} system(s) '
+            f"against {escape(r.gold_name)} &middot; {shown} &middot; language "
             f"{escape(r.lang)} &middot; errtype {escape(__version__)}</p></header>"
             f"<nav>{nav}</nav><main>{notes_box}{''.join(sections)}</main>"
             f'<script type="application/json" id="report-data">{_browser_data(r)}</script>'

@@ -126,6 +126,8 @@ class _SystemCounts:
     mm_counts: np.ndarray | None = None
     gleu: Any = None
     edits: list[list[list[Any]]] = field(default_factory=list)
+    #: [n, T_all, 3] per-type counts of every row type (macro F) when --types selects fewer
+    macro_counts: np.ndarray | None = None
 
 
 def _chosen(block: M2Block, coder: int) -> dict[Any, list[str]]:
@@ -196,10 +198,14 @@ def confusion(sentences: Sequence[Sequence[Sequence[Any]]]) -> dict[tuple[str, s
 
 
 def _system_counts(gold: list[M2Block], blocks: list[M2Block], hyps: Sequence[str],
-                   index: dict[str, int], all_types: Sequence[str], beta: float) -> _SystemCounts:
+                   index: dict[str, int], all_types: Sequence[str], beta: float,
+                   macro_index: dict[str, int] | None = None) -> _SystemCounts:
+    """Per-sentence counts of the types of ``index``; ``macro_index``: every row type, when
+    ``index`` is a selection of them (their per-type counts make the macro F)."""
     n, T = len(gold), len(index)
     res = errant_score(blocks, gold, mode="cs", beta=beta)
     per_type = np.zeros((n, T, 3))
+    macro = np.zeros((n, len(macro_index), 3)) if macro_index is not None else None
     det = np.zeros((n, T + 1, 3))
     success = np.zeros((n, T + 1, 2))
     rates = np.zeros((n, 4))
@@ -208,6 +214,8 @@ def _system_counts(gold: list[M2Block], blocks: list[M2Block], hyps: Sequence[st
         for t, c in s["types"].items():
             if t in index:
                 per_type[i, index[t]] = c
+            if macro is not None and macro_index is not None and t in macro_index:
+                macro[i, macro_index[t]] = c
         hd = _chosen(blocks[i], s["hyp_coder"])
         rd = _chosen(gold[i], s["ref_coder"])
         edits.append(_sentence_edits(hd, rd))
@@ -242,7 +250,8 @@ def _system_counts(gold: list[M2Block], blocks: list[M2Block], hyps: Sequence[st
         r = errant_score([blocks[i] for i in rows], [gold[i] for i in rows], mode="cs",
                          beta=beta, filt=other)
         type_only[rows, j] = [(s["tp"], s["fp"], s["fn"]) for s in r.sentences]
-    return _SystemCounts(res, per_type, type_only, det, success, rates, edits=edits)
+    return _SystemCounts(res, per_type, type_only, det, success, rates, edits=edits,
+                         macro_counts=macro)
 
 
 # --------------------------------------------------------------------------- GLEU statistics
@@ -332,6 +341,8 @@ class _TypeIndex:
     rows: list[str]
     every: list[str]
     system_types: set[str]
+    #: every row type, when ``rows`` are a selection of them
+    unselected: list[str] | None = None
 
     @property
     def index(self) -> dict[str, int]:
@@ -345,7 +356,8 @@ def _type_index(gold: Sequence[M2Block], systems: Sequence[Any], selectors: Sequ
     every = sorted(set(freq) | system_types | {e.type for b in gold for e in b.edits})
     rows = sorted(freq, key=lambda t: (-freq[t], t))
     rows += sorted(t for t in system_types if t not in freq and t not in SKIP_TYPES)
-    return _TypeIndex(freq, select_types(rows, selectors), every, system_types)
+    chosen = select_types(rows, selectors)
+    return _TypeIndex(freq, chosen, every, system_types, rows if chosen != rows else None)
 
 
 def _count_systems(inp: ReportInput, types: _TypeIndex, o: ReportOptions
@@ -361,7 +373,10 @@ def _count_systems(inp: ReportInput, types: _TypeIndex, o: ReportOptions
 
         refs = gold_references(gold)
     for s in inp.systems:
-        c = _system_counts(gold, s.blocks, s.hypotheses, types.index, types.every, o.beta)
+        macro = ({t: j for j, t in enumerate(types.unselected)} if types.unselected is not None
+                 else None)
+        c = _system_counts(gold, s.blocks, s.hypotheses, types.index, types.every, o.beta,
+                           macro)
         signatures["errant"] = c.errant.signature
         data = ScoreInput(gold, s.hypotheses, s.blocks, name=s.name)
         if o.maxmatch:
@@ -396,32 +411,38 @@ class _Resampled:
     rates_full: np.ndarray  # [4]
     rates_boot: np.ndarray
     mm_boot: np.ndarray | None
+    macro_full: np.ndarray  # per-type counts of every row type (the macro F's) [T_all, 3]
+    macro_boot: np.ndarray
 
 
 def _resample(c: _SystemCounts, weights: np.ndarray, n: int) -> _Resampled:
     total = np.array([(x["tp"], x["fp"], x["fn"]) for x in c.errant.sentences],
                      dtype=float).reshape(n, 3)
+    types_boot = st.resampled_sums(weights, c.per_type)
+    macro = c.macro_counts
     return _Resampled(
         total=total,
         total_full=np.array([c.errant.counts["tp"], c.errant.counts["fp"],
                              c.errant.counts["fn"]], dtype=float),
         total_boot=st.resampled_sums(weights, total),
-        types_full=c.per_type.sum(axis=0), types_boot=st.resampled_sums(weights, c.per_type),
+        types_full=c.per_type.sum(axis=0), types_boot=types_boot,
         type_only_full=c.type_only.sum(axis=0),
         type_only_boot=st.resampled_sums(weights, c.type_only),
         det_full=c.det.sum(axis=0), det_boot=st.resampled_sums(weights, c.det),
         success_full=c.success.sum(axis=0), success_boot=st.resampled_sums(weights, c.success),
         rates_full=c.rates.sum(axis=0), rates_boot=st.resampled_sums(weights, c.rates),
         mm_boot=(st.resampled_sums(weights, c.mm_counts) if c.mm_counts is not None
-                 else None))
+                 else None),
+        macro_full=c.per_type.sum(axis=0) if macro is None else macro.sum(axis=0),
+        macro_boot=types_boot if macro is None else st.resampled_sums(weights, macro))
 
 
 def _macro_f(rs: _Resampled, beta: float, level: float) -> dict[str, float]:
     """Mean per-type F over the types with gold edits (as
     :func:`errtype.score.common.macro_f`), with its bootstrap interval: each resample averages
     over its own types with gold edits (a type absent from a resample has P = R = F = 1 by the
-    scorers' convention and must not count)."""
-    full, boot = rs.types_full, rs.types_boot
+    scorers' convention and must not count). Every row type counts, selected or not."""
+    full, boot = rs.macro_full, rs.macro_boot
     if not len(full):
         return est(0.0, 0.0, 0.0)
     f_full = st.prf_array(full[:, 0], full[:, 1], full[:, 2], beta)[2]

@@ -3,12 +3,12 @@
 
 Type selectors are shell-style patterns (``*``, ``?``, ``[...]``), matched case-sensitively:
 
-* a selector starting with an operation (``M:``, ``R:``, ``U:``) is matched against the whole
-  type: ``R:VERB*`` selects ``R:VERB``, ``R:VERB:SVA``, ``R:VERB:TENSE``, ...; ``M:*`` every
-  missing-word type;
-* any other selector is matched against the type without its operation: ``DET`` selects
-  ``M:DET``, ``R:DET`` and ``U:DET``; ``VERB:*`` every verb subtype of every operation; a type
-  without an operation (NUCLE's ``Vt``) is matched as it is.
+* a selector is matched against the whole type: ``R:VERB*`` selects ``R:VERB``,
+  ``R:VERB:SVA``, ``R:VERB:TENSE``, ...; ``M:*`` every missing-word type; ``?:DET`` the three
+  determiner types; a type without an operation (NUCLE's ``Vt``) is matched so only;
+* a selector without an operation (``M:``, ``R:``, ``U:``) is also matched against the type
+  after its operation: ``DET`` selects ``M:DET``, ``R:DET`` and ``U:DET``; ``VERB:*`` every
+  verb subtype of every operation.
 
 A type is selected when any selector matches it; a selector matching no type of the report is an
 error (a misspelt type would otherwise give an empty table).
@@ -42,9 +42,10 @@ _OPERATION = re.compile(r"[MRU]:")
 
 def match_type(etype: str, selector: str) -> bool:
     """Whether ``selector`` selects the error type ``etype`` (see the module docstring)."""
-    if _OPERATION.match(selector) or not _OPERATION.match(etype):
-        return fnmatchcase(etype, selector)
-    return fnmatchcase(etype[2:], selector)
+    if fnmatchcase(etype, selector):
+        return True
+    return (_OPERATION.match(etype) is not None and _OPERATION.match(selector) is None
+            and fnmatchcase(etype[2:], selector))
 
 
 def select_types(types: Sequence[str], selectors: Sequence[str]) -> list[str]:
