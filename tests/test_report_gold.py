@@ -215,7 +215,7 @@ def test_score_and_report_share_one_default(en: Any, files: dict[str, Path], tmp
     assert score_main(base) == 0
     out, err = capsys.readouterr()
     entry = next((tmp_path / "user-cache" / "retyped").iterdir())
-    assert (f"errtype score: note: gold edits re-typed by errtype's en annotator" in err
+    assert ("errtype score: note: gold edits re-typed by errtype's en annotator" in err
             and f"cached in {entry}" in err and "--edit-gold m2 scores the gold's own" in err)
     rows = {r.split("\t")[1]: r.split("\t") for r in out.splitlines()[1:]}
     assert "|gold:retype|" in rows["errant"][-1] and "|gold:retype|" in rows["cleme"][-1]
