@@ -142,8 +142,9 @@ def _write_entry(annotator: Any, gold_path: PathLike, target: Path,
         m2_to_m2(annotator, gold_path, target, mode="gold")
     except InputError as exc:  # name the gold file and line, without m2_to_m2's CLI hint
         reason = exc.reason.split(" (use --on-error skip")[0]
-        raise InputError(f"cannot re-type the gold: {reason} (--keep-gold-types keeps its own "
-                         f"types)", path=str(gold_path), line=exc.line) from exc
+        raise InputError(f"cannot re-type the gold: {reason} (scoring the gold's own edits "
+                         f"and types needs no re-typing)", path=str(gold_path),
+                         line=exc.line) from exc
 
 
 def retype_gold(gold_path: PathLike, gold: Sequence[M2Block], annotator: Any,
