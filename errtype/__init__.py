@@ -1,8 +1,9 @@
 """errtype: grammatical error correction toolkit (edit extraction, typing, M2, scoring).
 
-Public API: :func:`annotate`, :func:`load`, :class:`Annotator`, :class:`Edit`, :class:`Token`,
-:class:`Sentence`, :func:`read_m2`, :func:`write_m2`, and the exceptions :class:`ErrtypeError`,
-:class:`InputError` (and subclasses), :class:`OutputError`, :class:`ResourceError`.
+Public API: :func:`annotate`, :func:`load`, :class:`Annotator`, :class:`Annotation`,
+:class:`Edit`, :class:`Token`, :class:`Sentence`, the M2 model :class:`M2Block`, :class:`M2Edit`,
+:func:`read_m2`, :func:`write_m2`, and the exceptions :class:`ErrtypeError`, :class:`InputError`
+(and subclasses), :class:`OutputError`, :class:`ResourceError` (docs/api.md).
 """
 
 from __future__ import annotations
