@@ -190,7 +190,7 @@ def treebank_file(folder: Path) -> tuple[str, Callable[[], list[str]]] | None:
                     return subprocess.run(
                         ["git", "--git-dir", str(git), "show", f"HEAD:{name}"],
                         capture_output=True, check=True).stdout.decode("utf-8").splitlines()
-                return f"{folder.name}:{name}", read
+                return f"{folder.name.rpartition('+')[2]}:{name}", read
     return None
 
 
@@ -203,14 +203,14 @@ def find_treebank(root: Path, name: str) -> Path | None:
 
 
 def table(results: list[Health], skipped: dict[str, str]) -> str:
-    head = (f"{'lang':5s} {'treebank file':58s} {'tokens':>7s} {'as loaded':>10s} "
+    head = (f"{'lang':5s} {'treebank file':50s} {'tokens':>7s} {'as loaded':>10s} "
             f"{'compounds':>10s}  flag")
     lines = [head]
     for h in results:
         flag = "" if h.loaded_pct >= HEALTHY else (
             f"< {HEALTHY:.0f} % as loaded" + ("" if h.compounds_pct >= HEALTHY
                                               else ", also with compounds"))
-        lines.append(f"{h.lang:5s} {h.source[-58:]:58s} {h.tokens:7d} {h.loaded_pct:9.1f}% "
+        lines.append(f"{h.lang:5s} {h.source[-50:]:50s} {h.tokens:7d} {h.loaded_pct:9.1f}% "
                      f"{h.compounds_pct:9.1f}%  {flag}")
     for lang, why in skipped.items():
         lines.append(f"{lang:5s} {why}")
