@@ -60,33 +60,41 @@ class VerbForms:
     ``word1_word2:T1_T2``; the first line of each ``word1_T1_T2`` decodes, and the last line
     (among those) of each ``word1_word2`` encodes."""
 
-    __slots__ = ("decode", "encode", "name")
+    __slots__ = ("decode", "encode", "name", "spaced")
 
     def __init__(self, encode: dict[str, str], decode: dict[str, str], name: str = "") -> None:
         self.encode = encode  # "word1_word2" -> "T1_T2"
         self.decode = decode  # "word1_T1_T2" -> "word2"
         self.name = name
+        self.spaced = any(" " in key for key in encode)  # can a multi-token string match?
 
     @classmethod
     def read(cls, path: PathLike) -> VerbForms:
         """Read a vocabulary file (:class:`InputError` naming the line of a malformed one)."""
-        from ..textio import read_lines
+        from ..textio import _open_binary, read_lines
 
+        with _open_binary(path) as fh:
+            raw = fh.read()
+        try:
+            text = raw.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:  # read again, for the error naming line and byte
+            text = "\n".join(line.text for line in read_lines(path))
         encode: dict[str, str] = {}
         decode: dict[str, str] = {}
-        for number, text, _ in read_lines(path):
-            if not text.strip():
-                continue
-            parts = text.split(":")
-            words, tags = (parts[0].split("_"), parts[1].split("_")) if len(parts) == 2 \
-                else ([], [])
-            if len(words) != 2 or len(tags) != 2:
-                raise InputError(f"not a verb-form line 'word1_word2:TAG1_TAG2': {text!r}",
+        for number, line in enumerate(text.split("\n"), 1):
+            words, _, tags = line.partition(":")
+            w1, _, w2 = words.partition("_")
+            t1, _, t2 = tags.partition("_")
+            if words.count("_") != 1 or tags.count("_") != 1 or ":" in tags:
+                if not line.strip():
+                    continue
+                raise InputError(f"not a verb-form line 'word1_word2:TAG1_TAG2': {line!r}",
                                  path=str(path), line=number)
-            key = f"{words[0]}_{tags[0]}_{tags[1].strip()}"
-            if key not in decode:
-                encode[parts[0]] = parts[1].strip()
-                decode[key] = words[1]
+            key = f"{w1}_{t1}_{t2.strip()}"
+            if key in decode:
+                continue
+            encode[words] = tags.strip()
+            decode[key] = w2
         return cls(encode, decode, str(path))
 
     @classmethod
@@ -95,7 +103,7 @@ class VerbForms:
         return _default_verbs()
 
     def encoded(self, word: str, form: str) -> str | None:
-        """``T1_T2`` when ``form`` is a form of the verb ``word`` (GECToR's ``encode_verb_form``)."""
+        """``T1_T2`` when ``form`` is a form of the verb ``word`` (GECToR's encode_verb_form)."""
         tags = self.encode.get(f"{word}_{form}")
         return tags if word and tags else None
 
@@ -167,26 +175,35 @@ class Tagger:
             return "$TRANSFORM_AGREEMENT_PLURAL"
         return None
 
-    def _cost(self, src: str, tgt: str) -> int:
-        return 0 if self.transformation(src, tgt) else Levenshtein.distance(src, tgt)
-
     def _token_spans(self, src: list[str], tgt: list[str]) -> list[tuple[int, int]]:
         """GECToR's alignment of a replaced span: each source token's slice of ``tgt``
-        (contiguous, possibly empty) at the least total cost, ties to the earliest slice."""
+        (contiguous, possibly empty) at the least total cost, ties to the earliest slice. A
+        slice costs 0 when a transformation turns the token into it, else their Levenshtein
+        distance; several tokens (tokens hold no whitespace, nor does a change of case make
+        any) can only be a hyphen split or a vocabulary entry holding spaces."""
         n, m = len(src), len(tgt)
         joined = {(j, k): "   ".join(tgt[j:k]) for j in range(m + 1) for k in range(j, m + 1)}
+        distance, transformation = Levenshtein.distance, self.transformation
+        verbs = self.verbs if self.verbs.spaced else None
         inf = 10 ** 9
         cost = [[inf] * (m + 1) for _ in range(n + 1)]
         back = [[0] * (m + 1) for _ in range(n + 1)]
         cost[0][0] = 0
         for i in range(n):
             token, here, row, row_back = src[i], cost[i], cost[i + 1], back[i + 1]
+            parts = token.split("-")
             for j in range(m + 1):
                 base = here[j]
                 if base >= inf:
                     continue
                 for k in range(j, m + 1):
-                    total = base + self._cost(token, joined[j, k])
+                    text = joined[j, k]
+                    if k - j < 2:
+                        zero = transformation(token, text)
+                    else:
+                        zero = (k - j == len(parts) and parts == tgt[j:k]) \
+                            or (verbs is not None and verbs.encoded(token, text))
+                    total = base if zero else base + distance(token, text)
                     if row[k] > total:
                         row[k] = total
                         row_back[k] = j
