@@ -30,7 +30,7 @@ from .gector import (
 )
 from .output import PathLike
 
-CHUNK = 2000  # pairs per task of a worker process
+CHUNK = 500  # pairs per task of a worker process
 EXAMPLES = 5  # input lines kept per reason for the report
 
 #: (input line, tag line or None, why GECToR drops the pair or None)
