@@ -3,6 +3,7 @@ parallel text or M2 -> GECToR edit tags, and back.
 
   errtype convert m2-to-text IN.m2 -o PREFIX     PREFIX.orig + PREFIX.cor.<annotator id>
   errtype convert m2-to-json IN.m2 -o OUT.jsonl  one JSON object per block, character offsets
+  errtype convert m2-to-table IN.m2 -o OUT --format jsonl|tsv|parquet   one row per edit line
   errtype convert text-to-m2 ORIG COR [COR ...] -o OUT.m2 [errtype-m2 options]
   errtype convert parallel-to-gector -orig SRC -cor TGT -o OUT   GECToR's preprocess_data.py
   errtype convert parallel-to-gector --from-m2 IN.m2 -o OUT      tags from the M2's edits
@@ -42,6 +43,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="invalid UTF-8: stop with an error naming file, line and byte "
                             "(default), or replace it with U+FFFD")
         s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+    tb = sub.add_parser("m2-to-table", help="M2 -> one row per edit line (JSONL, TSV, Parquet)",
+                        description="M2 -> one row per edit line: sentence, annotator, span, "
+                                    "original and corrected text, type and its parts; noops "
+                                    "included (see docs/formats.md)")
+    tb.add_argument("m2_file", type=m2_input(TEXT_NOT_M2), help="M2 file ('-' = standard input)")
+    tb.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+                    help="output file ('-' = standard output, not for parquet)")
+    tb.add_argument("--format", required=True, choices=("jsonl", "tsv", "parquet"),
+                    help="JSON lines, TSV with a header, or Parquet (needs errtype[table])")
+    tb.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                    help="invalid UTF-8: stop with an error naming file, line and byte "
+                         "(default), or replace it with U+FFFD")
+    tb.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
     t = sub.add_parser("text-to-m2", help="parallel text -> M2 (errtype-m2 -orig/-cor)",
                        description="parallel text -> M2; every other option is errtype-m2's "
                                    "(--lang, -tok, -lev, -merge, -j, ...)")
@@ -115,7 +129,9 @@ def _gector(args: argparse.Namespace) -> str:
     return f"wrote {args.out}: {report.summary()}"
 
 
-def _gector_usage(args: argparse.Namespace) -> str | None:
+def _usage(args: argparse.Namespace) -> str | None:
+    if args.command == "m2-to-table" and args.format == "parquet" and args.out == "-":
+        return "--format parquet needs an output file (-o FILE), not standard output"
     if args.command != "parallel-to-gector":
         return None
     if args.from_m2 is not None and (args.orig or args.cor):
@@ -140,10 +156,18 @@ def main(argv: list[str] | None = None) -> int:
         return run(prog, lambda: m2.main(["-orig", args.orig, "-cor", *args.cors, "--out",
                                           args.out, *rest], prog=prog), args=args)
     args = parser.parse_args(argv)
-    if error := _gector_usage(args):
+    if error := _usage(args):
         parser.error(error)
 
     def body() -> int:
+        if args.command == "m2-to-table":
+            from ..convert.table import m2_to_table
+
+            n = m2_to_table(args.m2_file, args.out, args.format,
+                            encoding_errors=args.encoding_errors)
+            if not args.quiet:
+                print(f"{PROG}: wrote {args.out} ({n} rows)", file=sys.stderr)
+            return 0
         if "gector" in args.command:
             summary = _gector(args)
             if not args.quiet or "left out" in summary:

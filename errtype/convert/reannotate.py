@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import islice
 
@@ -15,6 +15,9 @@ from ..merge import MAX_RULE_RUN
 from ..textio import _open_binary
 from ..tokens import Sentence
 from .output import Formatted, PathLike, Report, job_identity, m2_sink
+
+#: blocks per task of a worker process (errtype-m2 -gold/-auto -j N)
+M2_CHUNK = 32
 
 
 def _has_alternatives(e: M2Edit, rules: m2.ApplyRules) -> bool:
@@ -97,7 +100,7 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
              merging: str = "rules", progress: Callable[[int], None] | None = None,
              encoding_errors: str = "strict", on_error: str = "fail",
              errant_compat: bool = False, merge_run_limit: int = MAX_RULE_RUN,
-             resume: bool = False) -> Report:
+             resume: bool = False, jobs: int = 1) -> Report:
     """Re-annotate every block of an M2 file and write the result atomically (or resumably:
     ``resume=True``, see :func:`parallel_to_m2`).
 
@@ -105,49 +108,71 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
     span outside its sentence, a parser failure; with ``errant_compat``, overlapping edits that
     ERRANT's sequential application garbles) stops the run with an error naming its line, or with
     ``on_error="skip"`` is written with a noop line per annotator and reported with the reason.
+    ``jobs > 1`` re-annotates chunks of blocks in forked worker processes sharing the loaded
+    models (:func:`errtype.workers.ordered_map`); the output is the same.
     """
-
     report = Report()
     identity = job_identity(annotator, [m2_path], mode=mode, minimise=minimise,
                             old_cats=old_cats, lev=lev, merging=merging,
                             encoding_errors=encoding_errors, on_error=on_error,
                             errant_compat=errant_compat, merge_run_limit=merge_run_limit
                             ) if resume else None
+    settings = (mode, minimise, old_cats, lev, merging, errant_compat, merge_run_limit)
+
+    def chunk_results(chunk: list[M2Block]) -> list[tuple[int, Formatted]]:
+        return [(b.line, _block_result(annotator, b, settings, m2_path, on_error))
+                for b in chunk]
+
     with m2_sink(out, report, identity) as sink:
         blocks = read_m2(m2_path, errors=encoding_errors, lenient=True)
         for _ in islice(blocks, sink.done):
             pass
         if progress and sink.done:
             progress(sink.done)
-        for block in blocks:
-            try:
-                text = reannotate_block(annotator, block, mode, minimise, old_cats, lev, merging,
-                                        errant_compat, merge_run_limit)
-            except Exception as exc:  # noqa: BLE001 - located, or skipped and reported
-                reason = _reason(exc, block, errant_compat)
-                if on_error != "skip":
-                    if isinstance(exc, InputError) and exc.path is None:
-                        raise InputError(f"{exc.reason} (use --on-error skip to write a noop block "
-                                         "and continue)", path=str(m2_path),
-                                         line=exc.line or block.line) from exc
-                    if isinstance(exc, ErrtypeError):
-                        raise
-                    raise InputError(f"annotation failed: {reason} (use --on-error skip to "
-                                     "write a noop block and continue)",
-                                     path=str(m2_path), line=block.line) from exc
-                noops = m2.format_block(block.source, [m2.noop_m2(a) for a in sorted(
-                    block.annotators() or [0], key=str)])
-                sink.put(block.line, Formatted(noops, noops.count(f"{SEP}{NOOP}{SEP}"), reason))
-            else:
-                sink.put(block.line, Formatted(text, text.count(f"{SEP}{NOOP}{SEP}")))
+        chunks = iter(lambda: list(islice(blocks, 1 if jobs == 1 else M2_CHUNK)), [])
+        if jobs > 1:
+            from ..workers import ordered_map
+
+            results: Iterable[list[tuple[int, Formatted]]] = ordered_map(
+                chunk_results, ((c,) for c in chunks), jobs,
+                describe=lambda task: f"the M2 block at line {task[0][0].line}")
+        else:
+            results = map(chunk_results, chunks)
+        for chunk in results:
+            for line, result in chunk:
+                sink.put(line, result)
             if progress:
-                progress(1)
+                progress(len(chunk))
     return report
+
+
+def _block_result(annotator: Annotator, block: M2Block, settings: tuple, m2_path: PathLike,
+                  on_error: str) -> Formatted:
+    """The re-annotated block, or its noop block with the reason (``on_error="skip"``), or the
+    located error raised."""
+    errant_compat = settings[5]
+    try:
+        text = reannotate_block(annotator, block, *settings)
+    except Exception as exc:  # noqa: BLE001 - located, or skipped and reported
+        reason = _reason(exc, block, errant_compat)
+        if on_error != "skip":
+            if isinstance(exc, InputError) and exc.path is None:
+                raise InputError(f"{exc.reason} (use --on-error skip to write a noop block "
+                                 "and continue)", path=str(m2_path),
+                                 line=exc.line or block.line) from exc
+            if isinstance(exc, ErrtypeError):
+                raise
+            raise InputError(f"annotation failed: {reason} (use --on-error skip to "
+                             "write a noop block and continue)",
+                             path=str(m2_path), line=block.line) from exc
+        noops = m2.format_block(block.source, [m2.noop_m2(a) for a in sorted(
+            block.annotators() or [0], key=str)])
+        return Formatted(noops, noops.count(f"{SEP}{NOOP}{SEP}"), reason)
+    return Formatted(text, text.count(f"{SEP}{NOOP}{SEP}"))
 
 
 def _reason(exc: Exception, block: M2Block, errant_compat: bool) -> str:
     """Why a block failed, naming overlapping edits when ERRANT's rules were in force."""
-
     if isinstance(exc, InputError):
         at = exc.line if exc.line not in (None, block.line) else None
         text = f"edit line {at}: {exc.reason}" if at else exc.reason
