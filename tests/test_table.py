@@ -1,5 +1,5 @@
 """Edits as a table (JSON lines, TSV, Parquet, pandas): every format reads back, with the standard
-readers, to the edits of the M2 it came from; errtype-m2 --format on parallel text; -gold -j."""
+readers, to the edits of the M2 it came from; errtype-m2 --format on parallel text."""
 
 from __future__ import annotations
 
@@ -141,15 +141,3 @@ def test_convert_m2_to_table(conll_slice: Path, tmp_path: Path) -> None:
     assert cli_convert.main(["m2-to-table", str(conll_slice), "-o", str(out), "--format", "tsv",
                              "-q"]) == 0
     assert _read(out, "tsv") == _expected(conll_slice)
-
-
-def test_gold_honours_jobs(tmp_path: Path) -> None:
-    """errtype-m2 -gold -j 2 (forked workers over chunks of blocks) writes what -j 1 writes."""
-    src = tmp_path / "gold.m2"
-    write_m2(islice(read_m2(shared_path("conll14", "official-2014.combined.m2")), 100), src)
-    outs = []
-    for jobs in ("1", "2"):
-        out = tmp_path / f"j{jobs}.m2"
-        assert cli_m2.main(["-gold", str(src), "-o", str(out), "-j", jobs, "-q"]) == 0
-        outs.append(out.read_bytes())
-    assert outs[0] == outs[1] and outs[0].count(b"\nA ") > 100

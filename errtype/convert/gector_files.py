@@ -128,8 +128,8 @@ def _run(work: Callable[[list], list[Result]], chunks: Iterable[list], jobs: int
 
 def _checked(line: int, reason: str | None, keep: bool, path: PathLike) -> None:
     if keep and reason == DELIMITER:
-        raise InputError(f"the pair {reason}, so no tag line can be written for it "
-                         "(--keep-untaggable writes one line per pair)", path=str(path),
+        raise InputError(f"no tag line can be written for this pair: {reason}; "
+                         "--keep-untaggable promises one line per pair", path=str(path),
                          line=line)
 
 
