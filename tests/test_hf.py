@@ -1,5 +1,6 @@
-"""errtype.hf.EditColumns with Hugging Face datasets: Dataset.map(batched=True, num_proc=2) on a
-real corpus gives errtype-m2's edits, the models load once per process, BLAS keeps one thread."""
+"""errtype.convert.hf.EditColumns with Hugging Face datasets: Dataset.map(batched=True,
+num_proc=2) on a real corpus gives errtype-m2's edits, the models load once per process, BLAS
+keeps one thread."""
 
 from __future__ import annotations
 
@@ -7,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from errtype import hf
 from errtype.cli import m2 as cli_m2
-from errtype.convert import m2_to_text
+from errtype.convert import hf, m2_to_text
 from errtype.m2 import read_m2
 
 from .conftest import peer, shared_path

@@ -1,6 +1,6 @@
 """Edits as columns of a Hugging Face ``datasets.Dataset``: a batched function for ``map``.
 
-    from errtype.hf import EditColumns
+    from errtype.convert.hf import EditColumns
 
     ds = ds.map(EditColumns("en", source="src", target="tgt"), batched=True, num_proc=4)
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .merge import MAX_RULE_RUN
+from ..merge import MAX_RULE_RUN
 
 __all__ = ["EditColumns"]
 
@@ -66,14 +66,14 @@ class EditColumns:
         key = (self.lang, tuple(sorted(self.backend_options.items())))
         found = _ANNOTATORS.get(key)
         if found is None:
-            from . import load
+            from .. import load
 
             found = _ANNOTATORS[key] = load(self.lang, **self.backend_options)
         return found
 
     def __call__(self, batch: dict[str, Sequence[Any]]) -> dict[str, list[Any]]:
-        from .convert.table import block_rows
-        from .m2 import annotation_block
+        from ..m2 import annotation_block
+        from .table import block_rows
 
         for name in (self.source, self.target):
             if name not in batch:
