@@ -25,7 +25,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from .errors import EncodingError, InputError, LineCountError, OutputError
 
@@ -312,16 +312,19 @@ def _check_writable(folder: Path, name: str) -> None:
 
 
 @contextlib.contextmanager
-def atomic_output(path: PathLike, encoding: str = "utf-8") -> Iterator[IO[str]]:
+def atomic_output(path: PathLike, encoding: str = "utf-8", binary: bool = False
+                  ) -> Iterator[IO[Any]]:
     """Write text to ``path`` atomically: a temporary file in the same folder, renamed on success.
 
     On any exception (including KeyboardInterrupt) the temporary file is removed and the target is
     left untouched. ``-`` writes to standard output. A path that cannot be written raises
-    :class:`OutputError` before anything is written (:func:`check_output`).
+    :class:`OutputError` before anything is written (:func:`check_output`). ``binary=True``
+    yields a binary file instead (e.g. for Parquet).
     """
     if str(path) == "-":
-        yield sys.stdout
-        sys.stdout.flush()
+        out = sys.stdout.buffer if binary else sys.stdout
+        yield out
+        out.flush()
         return
     check_output(path)
     target = Path(path)
@@ -330,7 +333,8 @@ def atomic_output(path: PathLike, encoding: str = "utf-8") -> Iterator[IO[str]]:
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)
     try:
-        with open(fd, "w", encoding=encoding, newline="\n") as fh:
+        with (open(fd, "wb") if binary else open(fd, "w", encoding=encoding, newline="\n")
+              ) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

@@ -19,6 +19,8 @@ PROG = "errtype-m2"
 #: what to do with an M2 file given as text, and with text given as the M2 file
 M2_NOT_TEXT = "re-annotate an M2 file with -gold or -auto: errtype-m2 -gold FILE.m2 -o OUT.m2"
 TEXT_NOT_M2 = "give parallel text with -orig ORIG -cor COR [COR ...]"
+#: --format choices (errtype.convert.table.FORMATS, not imported at start-up)
+FORMATS = ("m2", "jsonl", "tsv", "parquet")
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
@@ -72,7 +74,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         "from its last complete batch (output identical to an uninterrupted "
                         "run)")
     p.add_argument("--jobs", "-j", type=int, default=1,
-                   help="worker processes for parallel mode (default: 1)")
+                   help="worker processes (default: 1; the output is the same)")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="parallel mode on a Dask cluster: 'local:N' (N local worker processes) "
                         "or a scheduler address 'tcp://HOST:PORT' (needs errtype[dask]; the "
@@ -83,6 +85,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                    help="invalid UTF-8 in the input: stop with an error naming file, line and "
                         "byte (default), or replace it with U+FFFD")
     p.add_argument("--batch-size", type=int, default=256, help="sentences parsed per batch")
+    p.add_argument("--format", choices=FORMATS, default="m2",
+                   help="output format: M2 (default), or one row per edit line as JSON lines, "
+                        "TSV or Parquet (needs errtype[table]); see docs/formats.md")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar or summary")
     add_backend_options(p)
     return p
@@ -158,9 +163,36 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
                                   lev=args.lev, merging=args.merge, progress=tick,
                                   encoding_errors=args.encoding_errors,
                                   on_error=args.on_error, errant_compat=args.errant_compat,
-                                  merge_run_limit=args.merge_run_limit, resume=args.resume)
+                                  merge_run_limit=args.merge_run_limit, resume=args.resume,
+                                  jobs=args.jobs)
         _print_report(args, report, prog)
         return 0
+
+    def tabled() -> int:
+        """``body``, its M2 written to a temporary file and turned into ``--format``."""
+        if args.format == "m2":
+            return body()
+        import os
+        import tempfile
+
+        from ..convert.table import m2_to_table
+        from ..textio import sibling_temporary
+
+        out = args.out
+        fd, tmp = tempfile.mkstemp(suffix=".m2") if out == "-" else \
+            sibling_temporary(out, ".m2.tmp")
+        os.close(fd)
+        try:
+            args.out = tmp
+            code = body()
+            args.out = out
+            rows = m2_to_table(tmp, out, args.format)
+        finally:
+            args.out = out
+            os.unlink(tmp)
+        if not args.quiet:
+            print(f"{prog}: wrote {rows} edit rows as {args.format}", file=sys.stderr)
+        return code
 
     def kept() -> str | None:
         from ..checkpoint import PARTIAL, kept_items
@@ -171,7 +203,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         return (f"{n} sentences are kept in {args.out}{PARTIAL}; rerun the same command to "
                 "continue")
 
-    return run(prog, body, note, kept, args=args)
+    return run(prog, tabled, note, kept, args=args)
 
 
 def _check_modes(args: argparse.Namespace) -> str | None:
@@ -200,6 +232,11 @@ def _check_modes(args: argparse.Namespace) -> str | None:
         return "--merge-run-limit must be at least 0"
     if args.resume and args.out == "-":
         return "--resume needs an output file (-o FILE), not standard output"
+    if args.resume and args.format != "m2":
+        return (f"--resume writes M2; resume to M2, then convert it: errtype convert "
+                f"m2-to-table OUT.m2 -o OUT.{args.format} --format {args.format}")
+    if args.format == "parquet" and args.out == "-":
+        return "--format parquet needs an output file (-o FILE), not standard output"
     return None
 
 
