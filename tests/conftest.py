@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -46,6 +47,44 @@ def peer(name: str, reason: str = "") -> ModuleType:
         if required:
             pytest.fail(f"{msg}; CI installs it, so this comparison must run", pytrace=False)
         pytest.skip(msg)
+
+
+#: set where CI installs the ``zh`` extra (OpenCC, pypinyin, jieba): the Chinese tests then fail
+#: instead of skipping when one is missing
+ZH_CI_ENV = "ERRTYPE_CI_ZH"
+
+
+def zh_extra() -> None:
+    """Skip the calling test when the ``zh`` extra (opencc, pypinyin, jieba) is not installed
+    (fail instead where ``$ERRTYPE_CI_ZH`` is set)."""
+    missing = [name for name in ("opencc", "pypinyin", "jieba")
+               if importlib.util.find_spec(name) is None]
+    if not missing:
+        return
+    msg = f"the zh extra is not installed ({', '.join(missing)} missing): pip install '.[zh]'"
+    if os.environ.get(ZH_CI_ENV):
+        pytest.fail(f"{msg}; ${ZH_CI_ENV} is set, so the Chinese tests must run", pytrace=False)
+    pytest.skip(msg)
+
+
+def cherrant_file(relative: str) -> bytes:
+    """A file of ChERRANT's repository (HillZhang1999/MuCGEC) from ``$ERRTYPE_PEERS``: a folder
+    holding ``HillZhang1999+MuCGEC/repo`` (a bare git mirror) or a checkout under
+    ``HillZhang1999+MuCGEC``; the calling test is skipped without it."""
+    import subprocess
+
+    root = os.environ.get("ERRTYPE_PEERS")
+    if not root:
+        pytest.skip("ChERRANT's repository not available: set ERRTYPE_PEERS to the folder "
+                    "holding HillZhang1999+MuCGEC (e.g. /work/.mirror)")
+    base = Path(root) / "HillZhang1999+MuCGEC"
+    if (base / relative).is_file():
+        return (base / relative).read_bytes()
+    git = base / "repo"
+    if not git.is_dir():
+        pytest.skip(f"ChERRANT's repository not found under {base}")
+    return subprocess.run(["git", f"--git-dir={git}", "show", f"HEAD:{relative}"],
+                          check=True, capture_output=True).stdout
 
 
 def shared_path(*parts: str) -> Path:

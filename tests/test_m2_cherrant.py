@@ -4,8 +4,6 @@ M2, on hand-written blocks and on the samples ChERRANT ships (HillZhang1999/MuCG
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,8 @@ import pytest
 from errtype import M2Edit, M2FormatError, read_m2
 from errtype.cli.main import main as errtype_main
 from errtype.m2 import M2Block, M2Target, sniff_m2, to_cherrant
+
+from .conftest import cherrant_file
 
 # the shape ChERRANT's parallel_to_m2.py writes: two references, the second with two equal-cost
 # edit sequences; a reference without change; an unannotatable one
@@ -132,24 +132,6 @@ def test_convert_cli_both_ways(tmp_path: Path) -> None:
 CHERRANT_SAMPLES = ("demo.ref.m2.char", "demo.ref.m2.word", "demo.hyp.m2.char",
                     "demo.hyp.m2.word", "nlpcc2018_official.ref.m2.char",
                     "nlpcc2018_official.ref.m2.word")
-
-
-def cherrant_file(relative: str) -> bytes:
-    """A file of ChERRANT's repository (HillZhang1999/MuCGEC) from ``$ERRTYPE_PEERS``: a folder
-    holding ``HillZhang1999+MuCGEC/repo`` (a bare git mirror) or an extracted checkout under
-    ``HillZhang1999+MuCGEC``; the test is skipped without it."""
-    root = os.environ.get("ERRTYPE_PEERS")
-    if not root:
-        pytest.skip("ChERRANT's repository not available: set ERRTYPE_PEERS to the folder "
-                    "holding HillZhang1999+MuCGEC (e.g. /work/.mirror)")
-    base = Path(root) / "HillZhang1999+MuCGEC"
-    if (base / relative).is_file():
-        return (base / relative).read_bytes()
-    git = base / "repo"
-    if not git.is_dir():
-        pytest.skip(f"ChERRANT's repository not found under {base}")
-    return subprocess.run(["git", f"--git-dir={git}", "show", f"HEAD:{relative}"],
-                          check=True, capture_output=True).stdout
 
 
 @pytest.mark.parametrize("name", CHERRANT_SAMPLES)

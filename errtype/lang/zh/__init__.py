@@ -67,6 +67,11 @@ class Chinese(Language):
                              f"not {granularity!r}")
         if scheme not in SCHEMES:
             raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, not {scheme!r}")
+        if granularity == "word" and scheme == "cherrant":
+            # remove when cherrant_word_type is implemented
+            raise ErrtypeError("ChERRANT's word-level type scheme (--scheme cherrant with "
+                               "--granularity word) is not implemented yet; use --scheme "
+                               "errtype or --granularity char")
         self.granularity = granularity
         self.scheme = scheme
         self.simplified = simplified
@@ -130,9 +135,7 @@ class Chinese(Language):
     def substitution_matrix(self, orig: Sentence, cor: Sentence) -> list[list[float]] | None:
         if not self.char_level:
             return None
-        cost = self._costs.chars
-        c_texts = cor.texts
-        return [[0.0 if o == c else cost(o, c) for c in c_texts] for o in orig.texts]
+        return self._costs.matrix(orig.texts, cor.texts)
 
     def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return sorted(t.text for t in o) == sorted(t.text for t in c)
@@ -181,10 +184,10 @@ class Chinese(Language):
         return self._generic.classify(edit.with_type("NA"), orig, cor)
 
     def cherrant_word_type(self, edit: Edit, orig: Sentence, cor: Sentence, op: str) -> str:
-        """ChERRANT's word-level type of an edit with operation ``op`` (not implemented yet)."""
-        raise ErrtypeError("ChERRANT's word-level type scheme (--scheme cherrant with "
-                           "--granularity word) is not implemented yet; use --scheme errtype "
-                           "or --granularity char")
+        """ChERRANT's word-level type of an edit with operation ``op``: the hook of
+        ``scheme="cherrant"`` at word granularity (not implemented yet: refused at
+        construction)."""
+        raise NotImplementedError("ChERRANT's word-level type scheme")
 
     @cached_property
     def _generic(self) -> Any:
