@@ -336,9 +336,10 @@ def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = N
             block.targets.append(M2Target(int(match.group(1)), None if alt is None else int(alt),
                                           match.group(3) or ""))
         else:
-            extra = " (or a ChERRANT 'T' line)" if block is not None else ""
-            raise M2FormatError(f"expected a line starting with 'S ' or 'A '{extra}, got "
-                                f"{text[:40]!r}", path=label, line=number)
+            extra = " (or, in ChERRANT's M2, 'T{i}-A{j}')" \
+                if block is not None and text.startswith("T") else ""
+            raise M2FormatError(f"expected a line starting with 'S ' or 'A ', got "
+                                f"{text[:40]!r}{extra}", path=label, line=number)
     if block is not None:
         yield block
 

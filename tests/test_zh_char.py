@@ -82,6 +82,9 @@ def test_cli_para_and_orig_cor(tmp_path: Path) -> None:
     assert m2_main(["--lang", "zh", "--granularity", "char", "--para", str(DATA / "hand.para"),
                     "-o", str(out), "-q"]) == 0
     assert out.read_bytes() == (DATA / "hand.cherrant.m2").read_bytes()
+    assert m2_main(["--lang", "zh", "--para", str(DATA / "hand.para"), "-o", str(out), "-q",
+                    "-j", "2", "--batch-size", "3"]) == 0  # forked workers, same output
+    assert out.read_bytes() == (DATA / "hand.cherrant.m2").read_bytes()
     # -orig/-cor: one reference per correction file, the same dialect
     rows = [ln.split("\t") for ln in (DATA / "hand.para").read_text("utf-8").splitlines()]
     (tmp_path / "o.txt").write_text("".join(r[1] + "\n" for r in rows), encoding="utf-8")

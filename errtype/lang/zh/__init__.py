@@ -95,8 +95,8 @@ class Chinese(Language):
         from ...parse.segment import CharSegmenter, WordSegmenter
 
         if options:
-            raise TypeError(f"Chinese segments its text itself; no backend options "
-                            f"({', '.join(sorted(options))})")
+            raise ErrtypeError("Chinese segments its text itself (--granularity char|word); "
+                               f"it takes no parser options ({', '.join(sorted(options))})")
         if self.char_level:
             return CharSegmenter()
         pack = get_pack(self.code)
