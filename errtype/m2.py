@@ -210,9 +210,23 @@ class M2Block:
             out.setdefault(e.annotator, []).append(e)
         return out
 
+    def edit_target(self, index: int) -> int | None:
+        """The index in :attr:`targets` of the ``T`` line ``edits[index]`` belongs to (None
+        in standard M2)."""
+        if not self.targets:
+            return None
+        seen = 0
+        for k, t in enumerate(self.targets):
+            seen += t.size
+            if index < seen:
+                return k
+        return len(self.targets) - 1
+
     def edit_line_number(self, index: int) -> int:
-        """File line of ``edits[index]`` (edit lines follow the ``S`` line without gaps)."""
-        return self.line + 1 + index
+        """File line of ``edits[index]`` (edit lines follow the ``S`` line without gaps, or,
+        in ChERRANT's dialect, each group follows its ``T`` line)."""
+        target = self.edit_target(index)
+        return self.line + 1 + index + (0 if target is None else target + 1)
 
     def to_m2(self) -> str:
         if not self.targets:

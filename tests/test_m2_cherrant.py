@@ -58,6 +58,8 @@ def test_dialect_is_read_and_written_back_byte_identical() -> None:
     assert [e.annotator for e in first.edits] == [0, 1, 1, 1]
     assert [(t.label, len(es)) for t, es in first.target_edits()] == \
         [("T0-A0", 1), ("T1-A0", 1), ("T1-A1", 2)]
+    assert [first.edit_line_number(i) for i in range(4)] == [3, 5, 7, 8]
+    assert [first.edit_target(i) for i in range(4)] == [0, 1, 2, 2]
     assert [(t.label, t.text) for t in bs[1].targets] == [("T0", "没有错误"), ("T1", "无法标注")]
     assert all(e.is_noop for e in bs[1].edits)
     assert "".join(b.to_m2() for b in bs) == DIALECT
@@ -102,6 +104,21 @@ def test_malformed_dialect_names_file_and_line(bad: str, line: int, message: str
     with pytest.raises(M2FormatError, match=message) as exc:
         blocks(bad)
     assert exc.value.line == line and exc.value.path == "t.m2"
+
+
+def test_lint_takes_each_sequence_as_one_edit_set(tmp_path: Path) -> None:
+    from errtype.lint import lint_m2
+
+    path = tmp_path / "d.m2"
+    path.write_text(DIALECT, encoding="utf-8")
+    # T1-A0 and T1-A1 both edit span 6 7: alternatives, not an overlap of one annotator
+    assert lint_m2(path).counts() == {"none-deletion": 1}
+    path.write_text(DIALECT.replace("A 6 6|||M|||在|||REQUIRED|||-NONE-|||1",
+                                    "A 6 7|||R|||-NONE-|||REQUIRED|||-NONE-|||1"),
+                    encoding="utf-8")
+    found = [f for f in lint_m2(path).findings if f.code == "duplicate-edit"]
+    assert [(f.line, f.message.split(" (")[0]) for f in found] == [
+        (8, "annotator 1 repeats the edit of line 7")]
 
 
 def test_sniff_recognises_the_dialect() -> None:
