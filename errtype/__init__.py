@@ -44,6 +44,8 @@ def load(lang: str = "en", **backend_options: Any) -> Annotator:
     Every language: ``nlp=`` (a loaded spaCy pipeline) or ``spacy_model=``; every language but
     English: ``udpipe_model=`` (path of a .udpipe file). Languages typed by the generic UD
     classifier also take ``feats=True`` (inflection types name the differing UD features).
+    Chinese (``"zh"``) takes ``granularity="char"|"word"``, ``scheme=`` and ``simplified=``
+    (docs/chinese.md).
     """
     return Annotator(lang, **backend_options)
 

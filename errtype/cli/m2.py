@@ -27,8 +27,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p = new_parser(
         prog,
         "Extract and type edits. Parallel mode: -orig F -cor F [F ...] -o F, or "
-        "pre-parsed: --conllu-orig F --conllu-cor F [F ...] -o F. "
-        "M2 mode: (-gold | -auto) M2_FILE -o F.")
+        "pre-parsed: --conllu-orig F --conllu-cor F [F ...] -o F, or ChERRANT's parallel "
+        "format: --para F -o F. M2 mode: (-gold | -auto) M2_FILE -o F.")
     p.add_argument("m2_file", nargs="?", type=m2_input(TEXT_NOT_M2),
                    help="M2 file to re-annotate (with -gold or -auto)")
     mode = p.add_mutually_exclusive_group()
@@ -38,6 +38,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                    help="original text, one sentence per line")
     p.add_argument("-cor", nargs="+", type=text_input(M2_NOT_TEXT),
                    help="corrected text file(s), one per annotator")
+    p.add_argument("--para", metavar="F", type=text_input(M2_NOT_TEXT),
+                   help="ChERRANT's parallel file: id<TAB>source<TAB>reference 1<TAB>reference "
+                        "2 ... (any number of references, none included), one block per line")
     p.add_argument("--conllu-orig", metavar="F", type=INPUT,
                    help="original sentences pre-parsed as CoNLL-U (Stanza, UDPipe, Trankit)")
     p.add_argument("--conllu-cor", nargs="+", metavar="F", type=INPUT,
@@ -90,7 +93,30 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         "TSV or Parquet (needs errtype[table]); see docs/formats.md")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar or summary")
     add_backend_options(p)
+    g = p.add_argument_group("languages written without spaces (zh)")
+    g.add_argument("--granularity", choices=("char", "word"),
+                   help="tokens: characters (default; ChERRANT's char level) or words "
+                        "(segmented and tagged by jieba)")
+    g.add_argument("--scheme", choices=("errtype", "cherrant"),
+                   help="word-level error types: errtype's UD types (default) or ChERRANT's "
+                        "(char level types are always ChERRANT's operation letters M/R/S/W)")
+    g.add_argument("--no-simplified", "--no_simplified", dest="no_simplified",
+                   action="store_true",
+                   help="keep the references as written (default: converted to simplified "
+                        "characters with OpenCC t2s, as ChERRANT does)")
     return p
+
+
+def language_options(args: argparse.Namespace) -> dict[str, object]:
+    """The options of a language written without spaces that were given on the command line."""
+    opts: dict[str, object] = {}
+    if args.granularity:
+        opts["granularity"] = args.granularity
+    if args.scheme:
+        opts["scheme"] = args.scheme
+    if args.no_simplified:
+        opts["simplified"] = False
+    return opts
 
 
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
@@ -102,6 +128,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         parser.error(error)
     parallel = args.orig is not None
     conllu = args.conllu_orig is not None
+    para = args.para is not None
     state = {"done": 0, "total": None}
 
     def note() -> str:
@@ -117,6 +144,10 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         # input problems found without reading the data are reported before the model loads
         if parallel:
             state["total"] = check_line_counts([args.orig, *args.cor])
+        elif para:
+            from ..textio import count_lines
+
+            state["total"] = None if args.para == "-" else count_lines(args.para)
         elif conllu:
             from ..parse.conllu import check_sentence_counts
 
@@ -131,7 +162,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
 
             annotator = Annotator(args.lang, parser=PreParsed())
         else:
-            annotator = load(args.lang, **backend_options(args))
+            annotator = load(args.lang, **backend_options(args), **language_options(args))
         with Progress(state["total"], prog, enabled=None if not args.quiet else False
                       ) as bar:
             def tick(n: int) -> None:
@@ -147,6 +178,15 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
                     progress=tick, batch_size=args.batch_size,
                     errant_noop=args.errant_noop or args.errant_compat,
                     jobs=args.jobs, encoding_errors=args.encoding_errors,
+                    merge_run_limit=args.merge_run_limit, resume=args.resume)
+            elif para:
+                from ..convert import para_to_m2
+
+                report = para_to_m2(
+                    annotator, args.para, args.out, lev=args.lev, merging=args.merge,
+                    on_error=args.on_error, max_tokens=args.max_tokens, progress=tick,
+                    batch_size=args.batch_size, jobs=args.jobs,
+                    encoding_errors=args.encoding_errors,
                     merge_run_limit=args.merge_run_limit, resume=args.resume)
             elif parallel:
                 report = parallel_to_m2(
@@ -210,20 +250,31 @@ def _check_modes(args: argparse.Namespace) -> str | None:
     """The usage error of an inconsistent set of mode options, if any."""
     parallel = args.orig is not None or args.cor is not None
     conllu = args.conllu_orig is not None or args.conllu_cor is not None
+    para = args.para is not None
     m2 = args.gold or args.auto or args.m2_file
-    if sum(map(bool, (parallel, conllu, m2))) > 1:
-        return "use one of -orig/-cor, --conllu-orig/--conllu-cor or -gold/-auto M2_FILE"
+    if sum(map(bool, (parallel, conllu, para, m2))) > 1:
+        return "use one of -orig/-cor, --para, --conllu-orig/--conllu-cor or -gold/-auto " \
+               "M2_FILE"
+    if language_options(args):
+        from ..lang.packs import get_pack
+
+        pack = get_pack(args.lang)
+        if pack is None or pack.segmenter is None:
+            return "--granularity, --scheme and --no-simplified apply to languages written " \
+                   f"without spaces (zh), not --lang {args.lang}"
     if parallel and not (args.orig and args.cor):
         return "parallel mode needs both -orig and -cor"
     if conllu and not (args.conllu_orig and args.conllu_cor):
         return "CoNLL-U mode needs both --conllu-orig and --conllu-cor"
-    if not (parallel or conllu) and not ((args.gold or args.auto) and args.m2_file):
-        return "give -orig/-cor files, --conllu-orig/--conllu-cor files, or -gold/-auto with " \
-               "an M2 file"
+    if not (parallel or conllu or para) and not ((args.gold or args.auto) and args.m2_file):
+        return "give -orig/-cor files, a --para file, --conllu-orig/--conllu-cor files, or " \
+               "-gold/-auto with an M2 file"
     if conllu and args.tok:
         return "-tok does not apply to pre-parsed CoNLL-U input"
     if args.dask and not parallel:
         return "--dask runs parallel mode (-orig/-cor) only"
+    if para and args.tok:
+        return "-tok does not apply to --para (the language segments its text)"
     if args.dask and args.jobs != 1:
         return "use either --dask or --jobs"
     if args.jobs < 1:
@@ -252,7 +303,8 @@ def _run_dask(args: argparse.Namespace, state: dict, prog: str = PROG) -> int:
     from ..progress import Progress
 
     settings = Settings.make(
-        args.lang, backend_options(args), lev=args.lev, merging=args.merge, tokenize=args.tok,
+        args.lang, {**backend_options(args), **language_options(args)}, lev=args.lev,
+        merging=args.merge, tokenize=args.tok,
         on_error=args.on_error, max_tokens=args.max_tokens,
         errant_noop=args.errant_noop or args.errant_compat,
         batch_size=args.batch_size, merge_run_limit=args.merge_run_limit)
