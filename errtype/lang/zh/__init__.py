@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ...align import Alignment, AlignOp, cheapest_paths
-from ...errors import ResourceError
+from ...errors import ErrtypeError, ResourceError
 from ...merge import MAX_RULE_RUN
 from ...parse import Parser
 from ...tokens import Sentence, Token
