@@ -76,10 +76,12 @@ class Annotator:
 
     def annotate(self, orig: str | Sentence, cor: str | Sentence, lev: bool = False,
                  merging: str = "rules", merge_run_limit: int = MAX_RULE_RUN) -> list[Edit]:
-        """Align, merge and classify: the typed edits turning ``orig`` into ``cor``
-        (``merge_run_limit``: see :data:`errtype.merge.MAX_RULE_RUN`; 0 = unbounded)."""
+        """Align, merge and classify: the typed edits turning ``orig`` into ``cor`` (strings are
+        whitespace-tokenised, or segmented by the parser in a language written without spaces;
+        ``merge_run_limit``: see :data:`errtype.merge.MAX_RULE_RUN`; 0 = unbounded)."""
         _check_merging(merging, merge_run_limit)
-        o, c = self._sent(orig), self._sent(cor)
+        raw = not self.language.spaced     # text written without spaces is segmented
+        o, c = self._sent(orig, raw), self._sent(cor, raw)
         alignment = align(o, c, self.language, lev)
         return [self.classify(e, o, c) for e in self.merge(alignment, merging, merge_run_limit)]
 
@@ -140,6 +142,7 @@ class Annotator:
         _check_merging(merging, merge_run_limit)
         if on_error not in ("fail", "skip"):
             raise ValueError(f"on_error must be 'fail' or 'skip', not {on_error!r}")
+        tokenize = tokenize or not self.language.spaced
         options = StreamOptions(lev, merging, tokenize, on_error, max_tokens, parse_noops,
                                 merge_run_limit)
         return annotate_batches(self, items, options, batch_size, jobs, transform)

@@ -42,6 +42,9 @@ class Language:
     strict_walk: bool = False
     #: name the differing UD features of inflection errors (``R:NOUN:INFL:Case``)
     feats: bool = False
+    #: words are separated by spaces; False for a language written without them (Japanese):
+    #: raw text is then always segmented by the parser, while M2 sentences keep their tokens
+    spaced: bool = True
 
     def make_parser(self, **options: Any) -> Parser:
         """The default parser of this language, configured by backend options (``nlp``,

@@ -36,6 +36,14 @@ class Pack:
     #: question the tagger's; False where they are not (the Estonian dictionary gives ``majaga``
     #: for ``majad``)
     lexicon_lemmas: bool = True
+    #: the default parser when it is not spaCy or UDPipe: ``"unidic"`` (MeCab + UniDic through
+    #: fugashi, :mod:`errtype.parse.unidic`) for a language written without spaces
+    parser: str | None = None
+    #: auxiliaries are the inflectional endings of the verb or adjective before them
+    #: (agglutinative languages: Japanese ``行き ます`` -> ``行き まし た`` is the verb's tense)
+    bound_aux: bool = False
+    #: words are separated by spaces (False: raw text is segmented by the parser)
+    spaced: bool = True
 
 
 def _ud25(treebank: str) -> str:
@@ -63,6 +71,8 @@ PACKS: dict[str, Pack] = {p.code: p for p in (
     Pack("is", "Icelandic", (), None, "is_IS", None),
     Pack("it", "Italian", ("it_core_news_sm", "it_core_news_md", "it_core_news_lg"),
          _ud25("italian-isdt"), "it_IT", "italian"),
+    # written without spaces: segmented and tagged by MeCab + UniDic (unidic-lite); no Hunspell
+    Pack("ja", "Japanese", parser="unidic", bound_aux=True, spaced=False),
     Pack("lv", "Latvian", (), _ud25("latvian-lvtb"), "lv_LV", None),
     Pack("nl", "Dutch", ("nl_core_news_sm", "nl_core_news_md", "nl_core_news_lg"),
          _ud25("dutch-alpino"), "nl_NL", "dutch"),

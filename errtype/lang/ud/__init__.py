@@ -12,8 +12,9 @@ import logging
 from collections.abc import Callable, Sequence
 
 from ...errors import ResourceError
+from ...merge import MAX_RULE_RUN
 from ...tokens import Sentence, Token
-from ..base import Language
+from ..base import AlignOp, Language
 from ..packs import Pack, get_pack, variant_test
 from .classifier import UDClassifier
 from .resources import HunspellLexicon, prefix_same_stem, snowball_same_stem
@@ -71,7 +72,16 @@ def make_classifier(code: str, feats: bool = False) -> UDClassifier:
     stems = lexicon.stems if lemmas else None
     classifier = UDClassifier(lexicon, stem, feats, variants, stems, load_wordlists(code))
     classifier.resources_missing = missing
+    classifier.bound_aux = bool(pack and pack.bound_aux)
+    classifier.spaced = pack.spaced if pack else True
     return classifier
+
+
+#: a verb or adjective, or one of its endings (``bound_aux`` languages)
+_HOSTS = frozenset({"VERB", "ADJ", "AUX", "SCONJ"})
+_ENDINGS = frozenset({"AUX", "SCONJ"})
+#: what the learner may have written in place of an ending
+_FUNCTION = frozenset({"AUX", "SCONJ", "ADP", "CCONJ", "PART"})
 
 
 class UDLanguage(Language):
@@ -84,10 +94,34 @@ class UDLanguage(Language):
         self.name = pack.name if pack else code
         self.pack = pack
         self.feats = feats
+        self.spaced = pack.spaced if pack else True
         self._classifier: UDClassifier | None = None
 
     def __repr__(self) -> str:
         return f"UDLanguage({self.code!r})"
+
+    def merge_rules(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
+                    run_limit: int = MAX_RULE_RUN) -> list[tuple[int, int, int, int]]:
+        """The default rules; in a language whose auxiliaries are endings (pack ``bound_aux``)
+        an edit whose correction is endings alone (auxiliaries, conjunctive particles) in place
+        of function words, or which drops endings, right after an edit whose correction ends in
+        a verb, adjective or ending, joins it: one word's form changes once (``高い で`` ->
+        ``高く て``, ``たい です`` -> ``まし た``)."""
+        spans = super().merge_rules(seq, orig, cor, run_limit)
+        if not (self.pack and self.pack.bound_aux):
+            return spans
+        out: list[tuple[int, int, int, int]] = []
+        for span in spans:
+            prev = out[-1] if out else None
+            if (prev is not None and prev[1] == span[0] and prev[3] == span[2]
+                    and prev[2] < prev[3] and cor[prev[3] - 1].pos in _HOSTS
+                    and all(t.pos in _ENDINGS for t in cor[span[2]:span[3]])
+                    and all(t.pos in (_FUNCTION if span[2] < span[3] else _ENDINGS)
+                            for t in orig[span[0]:span[1]])):
+                out[-1] = (out[-1][0], span[1], out[-1][2], span[3])
+            else:
+                out.append(span)
+        return out
 
     def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         """ERRANT's transposition test up to case and diacritics: the moved words may also lose

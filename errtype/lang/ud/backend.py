@@ -42,6 +42,9 @@ def default_parser(code: str, options: dict[str, Any]) -> Parser:
             f"unknown language {code!r}: no language pack; pass a parser (udpipe_model=PATH or "
             "nlp=a spaCy pipeline; CLI --udpipe-model / --spacy-model) to type it with the "
             "generic UD classifier")
+    if pack.parser == "unidic" and backend is None and not options.get("spacy_model"):
+        from ...parse.unidic import UniDicParser
+        return UniDicParser()
     if options.get("spacy_model") or backend == "spacy":
         return SpacyParser(load_pipeline(options.get("spacy_model") or pack.spacy,
                                          numpy_blas=blas))

@@ -68,6 +68,9 @@ _MODIFIERS = frozenset({"ADJ", "DET", "NUM", "ADV"})
 #: a word choice (на -> за), not a misspelling
 _CLOSED = frozenset({"ADP", "AUX", "CCONJ", "DET", "NUM", "PART", "PRON", "PUNCT", "SCONJ",
                      "SYM"})
+#: the endings of a verb or adjective in a ``bound_aux`` language: auxiliaries and conjunctive
+#: particles (``て``, ``ながら``)
+_ENDINGS = frozenset({"AUX", "SCONJ"})
 _NOM_INFL = re.compile(r"(NOUN|PROPN|ADJ|DET|PRON|NUM):INFL(:.*)?")
 
 
@@ -105,6 +108,12 @@ class UDClassifier(LexemeRelations):
     dep_map = DEP_MAP
     #: drop identical leading/trailing tokens before typing (unminimised gold spans)
     trim = True
+    #: auxiliaries are the inflectional endings of the verb or adjective before them (pack
+    #: ``bound_aux``: Japanese)
+    bound_aux = False
+    #: words are written with spaces between them (False: Japanese; the segmenter may cut a
+    #: misspelled word into pieces)
+    spaced = True
 
     def __init__(self, is_valid_word: Callable[[str], bool] | None = None,
                  same_stem: Callable[[str, str], bool] | None = None,
@@ -145,6 +154,10 @@ class UDClassifier(LexemeRelations):
           by something else: an inflection error.)
         """
         os_, oe, cs_, ce = span
+        if self.bound_aux and found.startswith("R:"):
+            host = self.ending_host(orig[os_:oe], cor[cs_:ce], cor[:cs_])
+            if host is not None:
+                return f"R:{host}:INFL"
         if found == "M:PUNCT" and all(t.text in HYPHENS for t in cor[cs_:ce]):
             if 0 < cs_ and ce < len(cor) and _wordlike(cor[cs_ - 1]) and _wordlike(cor[ce]):
                 return "M:ORTH"
@@ -158,12 +171,35 @@ class UDClassifier(LexemeRelations):
                 return "R:ADP"
         return found
 
+    @staticmethod
+    def ending_host(o: Sequence[Token], c: Sequence[Token], before: Sequence[Token]
+                    ) -> str | None:
+        """In a language whose auxiliaries are inflectional endings (``bound_aux``): the class
+        of the verb or adjective whose ending a replacement changes, or None. The correction is
+        only auxiliaries; the original only auxiliaries or one particle used as the ending
+        (``きれい の`` -> ``きれい な``), right after a verb or adjective (across auxiliaries) in
+        the correction: ``降り ます`` -> ``降り まし た`` is the verb's tense (VERB:INFL)."""
+        if not c or any(t.pos != "AUX" for t in c):
+            return None
+        if not (all(t.pos == "AUX" for t in o)
+                or (len(o) == 1 and o[0].pos in ("ADP", "SCONJ", "PART"))):
+            return None
+        for t in reversed(before):
+            if t.pos in ("VERB", "ADJ"):
+                return t.pos
+            if t.pos != "AUX":
+                return None
+        return None
+
     def _same_word_form(self, a: Token, b: Token) -> bool:
         """One word, up to case and the pack's alternants (Ukrainian в/у)."""
         return a.lower == b.lower or (self.variants is not None and self.variants(a.text, b.text))
 
     def one_sided(self, toks: Sequence[Token]) -> str:
         """Type of an insertion or deletion, without prefix."""
+        if (self.bound_aux and len(toks) > 1 and toks[0].pos != "AUX"
+                and all(t.pos == "AUX" for t in toks[1:])):
+            toks = toks[:1]     # a word with its endings (の で: a conjunction)
         pos = {t.pos for t in toks}
         found = self._shared_tag(pos, {t.dep for t in toks})
         if found:
@@ -197,7 +233,42 @@ class UDClassifier(LexemeRelations):
             one = self.one_to_one(o[0], c[0])
             if one is not None:
                 return one
+        if self.bound_aux:
+            misread = self.misread_form(o, c)
+            if misread is not None:
+                return misread
+        if not self.spaced:
+            cut = self.cut_misspelling(o, c)
+            if cut is not None:
+                return cut
         return self.multi(o, c)
+
+    @staticmethod
+    def misread_form(o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        """Another form of a verb or adjective with its endings (``bound_aux`` languages): the
+        correction is one verb or adjective with its endings (auxiliaries, conjunctive
+        particles) and the original starts with the same lemma (``高い で`` -> ``高く て``) or
+        spells its dictionary form with a wrong ending the segmenter cut off (``高 いく`` ->
+        ``高く``, ``広い じゃ`` -> ``広く``): that word's INFL."""
+        head = c[0]
+        if head.pos not in ("VERB", "ADJ") or any(t.pos not in _ENDINGS for t in c[1:]):
+            return None
+        lemma = lemma_of(head)
+        text = "".join(t.text for t in o)
+        if ((lemma_of(o[0]) == lemma and all(t.pos in _ENDINGS for t in o[1:]))
+                or (len(lemma) >= 2 and text.startswith(lemma) and text != lemma)):
+            return head.pos + ":INFL"
+        return None
+
+    @staticmethod
+    def cut_misspelling(o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        """A misspelled word the segmenter of a language written without spaces cut into
+        pieces (``ちょ と`` -> ``ちょっと``): the pieces spell a word one character edit from
+        the one-word correction (of 3+ characters): SPELL."""
+        if len(c) != 1 or len(o) < 2 or len(c[0].text) < 3 or c[0].pos in _CLOSED:
+            return None
+        text = "".join(t.text for t in o)
+        return "SPELL" if Levenshtein.distance(text, c[0].text, score_cutoff=1) <= 1 else None
 
     # --------------------------------------------------------------- string tests
     def is_hyphenation(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
@@ -287,6 +358,9 @@ class UDClassifier(LexemeRelations):
         """
         if self.variants is not None and self.variants(o.text, c.text):
             return "SPELL"
+        read = self.by_reading(o, c)
+        if read is not None:
+            return read
         o, c = self.reanalysed(o), self.reanalysed(c)
         lexeme = self.lexeme(o, c)
         if (lexeme is not None and (lexeme != "stem" or o.pos == c.pos) and inflection_diff(o, c)
@@ -333,6 +407,25 @@ class UDClassifier(LexemeRelations):
         if self.near_miss(o, c) and not (lexeme is not None and self._two_words(o, c)):
             return "SPELL"
         return self.word_class(o, c)
+
+    @staticmethod
+    def by_reading(o: Token, c: Token) -> str | None:
+        """With the reading of each lemma (``Reading``, from a backend of a language written
+        in several scripts: Japanese): one lemma in the same form spelled otherwise is ORTH
+        (``わたし`` -> ``私``: kana for kanji, hiragana for katakana), unless both are written
+        in the same script (``直す`` -> ``治す``: the wrong kanji; ``こんにちわ`` ->
+        ``こんにちは``: the wrong kana; SPELL); two lemmas with one reading are a misspelling
+        (``熱い`` -> ``暑い``, ``会い`` -> ``合い``: the wrong kanji for the word's sound,
+        SPELL). None otherwise."""
+        ro, rc = features(o.feats).get("Reading"), features(c.feats).get("Reading")
+        if not ro or not rc:
+            return None
+        lo, lc = lemma_of(o), lemma_of(c)
+        if lo == lc and not inflection_diff(o, c):
+            return "ORTH" if _script(o.text) != _script(c.text) else "SPELL"
+        if lo != lc and ro == rc and o.pos not in _CLOSED and c.pos not in _CLOSED:
+            return "SPELL"
+        return None
 
     def word_class(self, o: Token, c: Token) -> str | None:
         """ERRANT's last resort for a 1:1 edit: the shared UPOS, the mapped shared dependency,
@@ -549,6 +642,16 @@ _FUNCTION = frozenset({"ADP", "AUX", "DET", "PART", "PUNCT", "CCONJ", "SCONJ"})
 
 def _function_word(t: Token) -> bool:
     return t.pos in _FUNCTION and (t.pos != "ADP" or "Case=" in t.feats)
+
+
+def _script(text: str) -> str:
+    """The script a Japanese word is written in: "han" when it has a kanji, else "katakana"
+    when it has a katakana letter, else "hiragana" (or other kana-less text)."""
+    if any("\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf" for ch in text):
+        return "han"
+    if any("\u30a1" <= ch <= "\u30fa" for ch in text):
+        return "katakana"
+    return "hiragana"
 
 
 def _wordlike(t: Token) -> bool:

@@ -19,10 +19,11 @@ __all__ = ["LEXICAL_FEATURES", "common_prefix", "doubling", "ending_change", "fe
 
 #: UD features that describe the word or its spelling rather than an inflected form: two forms
 #: differing only in these are not an inflection error (``Orth=Alt`` is a spelling variant,
-#: ``PronType``/``NumType``/``Poss``/``Reflex`` tell lexemes apart)
+#: ``PronType``/``NumType``/``Poss``/``Reflex`` tell lexemes apart, ``Reading`` is the reading of
+#: the lemma that a Japanese backend gives)
 LEXICAL_FEATURES = frozenset({"Abbr", "AdpType", "ExtPos", "Foreign", "Hyph", "NameType",
-                              "NumForm", "NumType", "Orth", "Poss", "PronType", "Reflex",
-                              "Style", "Typo", "Uninflect", "Variant"})
+                              "NumForm", "NumType", "Orth", "Poss", "PronType", "Reading",
+                              "Reflex", "Style", "Typo", "Uninflect", "Variant"})
 _UNSAFE = re.compile(r"[^A-Za-z0-9]+")
 _EMPTY: Mapping[str, str] = MappingProxyType({})
 

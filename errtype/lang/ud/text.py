@@ -64,16 +64,23 @@ def quote_key(text: str) -> str:
 _UNMARK = str.maketrans("ıłŁøØđĐħĦŧŦ", "ilLoOdDhHtT")
 
 
+#: the voicing marks of kana (で = て + U+3099): part of the letter, another sound, not a
+#: diacritic to drop
+_KANA_VOICING = frozenset("\u3099\u309a")
+
+
 @lru_cache(maxsize=1 << 16)
 def fold_marks(text: str) -> str:
     """Canonical decomposition with the combining marks removed: diacritics of any script
     (Latin á → a, Cyrillic й → и, ї → і, Greek ά → α), and the letters whose diacritic is part
-    of the letter mapped to their base (Turkish ı → i, Polish ł → l, ø → o, đ → d)."""
+    of the letter mapped to their base (Turkish ı → i, Polish ł → l, ø → o, đ → d); the voicing
+    marks of kana are kept (で is not て)."""
     if text.isascii():
         return text
     decomposed = unicodedata.normalize("NFD", text.translate(_UNMARK))
     return unicodedata.normalize(
-        "NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+        "NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)
+                       or ch in _KANA_VOICING))
 
 
 def lower(text: str) -> str:
