@@ -5,7 +5,8 @@ UD treebank's test file (the dev file where the snapshot has no test file) are l
 
 * as errtype loads the lexicon today (``errtype.lang.ud.load_resources``: the generic classifier's
   lexicon; for Czech, the Czech classifier's default lexicon), and
-* with the dictionary's own compound rules enabled (the full ``.aff``),
+* with the dictionary's own compound rules enabled (the full ``.aff`` read by Hunspell as it is,
+  whatever errtype's loading does),
 
 and the share of accepted tokens is printed; a pack below 95 % is flagged: its dictionary rejects
 real words, so the classifier calls correct words misspellings.
@@ -53,7 +54,8 @@ if str(ROOT) not in sys.path:  # run from a source checkout without installing
 #: the UD treebanks read for each language, in order of preference (the first one with a test
 #: file, else a dev file; the AnCora snapshot lists its files without their contents)
 TREEBANKS = {
-    "cs": "UD_Czech-FicTree", "de": "UD_German-GSD", "el": "UD_Greek-GDT",
+    "ca": "UD_Catalan-AnCora", "cs": "UD_Czech-FicTree", "de": "UD_German-GSD",
+    "el": "UD_Greek-GDT",
     "en": "UD_English-EWT", "es": "UD_Spanish-AnCora UD_Spanish-PUD", "et": "UD_Estonian-EDT",
     "fr": "UD_French-GSD", "is": "UD_Icelandic-Modern", "it": "UD_Italian-ISDT",
     "lv": "UD_Latvian-LVTB", "nl": "UD_Dutch-Alpino", "pl": "UD_Polish-PDB",
@@ -141,13 +143,13 @@ def lexicons(lang: str) -> tuple[Callable[[str], bool], Callable[[str], bool]] |
     from errtype.errors import ResourceError
     from errtype.lang.packs import get_pack
     from errtype.lang.ud import load_resources
-    from errtype.lang.ud.resources import HunspellLexicon
+    from errtype.lang.ud.resources import hunspell_dir
 
     pack = get_pack(lang)
     if pack is None or pack.hunspell is None:
         return "no Hunspell dictionary in the pack"
     try:
-        full = HunspellLexicon(pack.hunspell, compounds=True)
+        full = full_dictionary(pack.hunspell, hunspell_dir())
     except ResourceError as exc:
         return str(exc)
     if lang == "cs":  # the Czech classifier's lexicon (Hunspell + Common Czech endings)
@@ -157,6 +159,26 @@ def lexicons(lang: str) -> tuple[Callable[[str], bool], Callable[[str], bool]] |
     if lexicon is None:
         return "the pack's dictionary did not load"
     return lexicon, full
+
+
+def full_dictionary(name: str, data_dir: Path) -> Callable[[str], bool]:
+    """Lookup in the Hunspell dictionary ``name`` as Hunspell reads its ``.aff`` and ``.dic``,
+    compound rules included (whatever errtype's own loading does)."""
+    from errtype.errors import ResourceError
+    try:
+        from hunspell import Hunspell
+    except ImportError as exc:
+        raise ResourceError("the lexicon bench needs 'chunspell' (pip install chunspell)") from exc
+    if not (data_dir / f"{name}.dic").is_file():
+        raise ResourceError(f"Hunspell dictionary {name}.dic not found in {data_dir}")
+    dictionary = Hunspell(name, hunspell_data_dir=str(data_dir))
+
+    def accepts(word: str) -> bool:
+        try:
+            return bool(dictionary.spell(word))
+        except UnicodeError:  # not representable in the dictionary's 8-bit encoding
+            return False
+    return accepts
 
 
 def _git_dir(folder: Path) -> Path | None:
