@@ -9,6 +9,7 @@ comparison. Everything else runs on data written here.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import subprocess
 from pathlib import Path
@@ -17,14 +18,22 @@ import pytest
 
 from errtype.annotator import Annotator
 from errtype.convert import m2_to_m2, para_to_m2, retype_cherrant_block
+from errtype.download import MODELS, download
 from errtype.errors import ResourceError
 from errtype.lang.packs import JIEBA_UPOS, get_pack
 from errtype.lang.zh.cherrant_types import cherrant_type, word_class
-from errtype.lang.zh.spelling import CharTable, char_meta_path, sound_alike, spelling_error
+from errtype.lang.zh.spelling import (
+    CharTable,
+    char_meta_path,
+    char_table,
+    sound_alike,
+    spelling_error,
+)
 from errtype.m2 import read_m2
 from errtype.tokens import Token
 
 from .conftest import peer, zh_extra
+from .loopback import serve
 
 #: a character table in FASPell's format: code point, character, readings in five languages,
 #: decompositions (made up for the test)
@@ -73,6 +82,23 @@ def test_the_table_is_not_bundled(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     monkeypatch.setenv("ERRTYPE_CACHE_DIR", str(tmp_path))
     with pytest.raises(ResourceError, match="errtype download zh"):
         char_meta_path()
+
+
+def test_download_fetches_the_pinned_table(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """``errtype download zh`` stores the table where the spelling test finds it; a file that is
+    not the pinned one is refused (a loopback server stands in for GitHub)."""
+    monkeypatch.delenv("ERRTYPE_ZH_CHAR_META", raising=False)
+    monkeypatch.setenv("ERRTYPE_CACHE_DIR", str(tmp_path / "cache"))
+    body = TABLE.encode("utf-8")
+    with serve({"/char_meta.txt": body}) as url:
+        with pytest.raises(ResourceError, match="checksum mismatch"):
+            download("zh", url=url + "/char_meta.txt")      # not ChERRANT's file
+        digest = hashlib.sha256(body).hexdigest()
+        path = download("zh", url=url + "/char_meta.txt", sha256=digest)
+    assert char_meta_path() == path and path.read_bytes() == body
+    assert char_table().readings["在"][0] == "zài"
+    assert MODELS["zh"].git_sha1 == "f584fa54b91a839b4f3e055922684c00a6f210da"
 
 
 def _w(text: str, tag: str) -> Token:
