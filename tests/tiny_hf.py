@@ -36,7 +36,8 @@ def _word_tokenizer(specials: list[str], *, bert: bool) -> Any:
             special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
         return transformers.PreTrainedTokenizerFast(
             tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
-            sep_token="[SEP]", mask_token="[MASK]")
+            sep_token="[SEP]", mask_token="[MASK]",
+            model_input_names=["input_ids", "token_type_ids", "attention_mask"])
     return transformers.PreTrainedTokenizerFast(
         tokenizer_object=tok, bos_token="<s>", eos_token="</s>", unk_token="<unk>",
         pad_token="<pad>")
