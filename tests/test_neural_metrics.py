@@ -328,3 +328,44 @@ def test_bertscore_settings(tmp_path) -> None:
         get_metric("bertscore", score_type="g")
     with pytest.raises(InputError, match="no such BERTScore baseline file"):
         get_metric("bertscore", baseline=str(tmp_path / "nope.tsv")).baseline_values()
+
+
+# ---------------------------------------------------------------- command line, extras
+
+def test_errtype_score_runs_the_neural_metrics(tmp_path, capsys) -> None:
+    from errtype.cli.score import main
+
+    qe = tiny_hf.bert_regressor(tmp_path / "qe", bias=0.0)
+    enc = tiny_hf.bert_encoder(tmp_path / "enc")
+    src, ref, hyp = tmp_path / "src.txt", tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    src.write_text("\n".join(SRCS) + "\n")
+    ref.write_text("\n".join(HYPS) + "\n")
+    hyp.write_text("\n".join(HYPS) + "\n")
+    assert main(["-m", "impara", "bertscore", "--src", str(src), "--ref", str(ref),
+                 "--hyp", f"SYS={hyp}", f"SRC={src}", "--tsv", "--device", "cpu",
+                 "--dtype", "float32", "-O", f"impara.model={qe}",
+                 "-O", f"impara.similarity_model={enc}", "-O", "impara.threshold=-1",
+                 "-O", f"bertscore.model={enc}", "-O", "bertscore.layer=1",
+                 "-O", "impara.local_files_only=True", "-O", "bertscore.local_files_only=True"]
+                ) == 0
+    rows = [ln.split("\t") for ln in capsys.readouterr().out.splitlines()[1:5]]
+    got = {(r[0], r[1]): float(r[2]) for r in rows}
+    assert got[("SYS", "impara")] == pytest.approx(0.5) == got[("SRC", "impara")]  # sigmoid(0)
+    assert got[("SYS", "bertscore")] == pytest.approx(1.0, abs=1e-6)  # the reference itself
+    assert got[("SRC", "bertscore")] < 1.0
+
+
+def test_without_torch_a_clear_error(monkeypatch) -> None:
+    """No peer needed: with torch unimportable every torch metric says which extra to
+    install."""
+    import sys
+
+    from errtype.errors import ResourceError
+    from errtype.score import get_metric
+
+    monkeypatch.setitem(sys.modules, "torch", None)
+    for name, extra in (("impara", {}), ("some", {}), ("bertscore", {"layer": 1})):
+        metric = get_metric(name, device="cpu", **extra)
+        with pytest.raises(ResourceError, match=r"need torch and transformers \(pip install "
+                                                r"'errtype\[lm\]'\)"):
+            metric.score(data(HYPS, refs=[HYPS]))

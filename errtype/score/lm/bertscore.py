@@ -173,6 +173,9 @@ class BertScore(HFMetric):
 
     def _encoder(self) -> tuple[Any, Any]:
         """The model, cut after ``layer`` where its layers can be cut (bert_score does)."""
+        key = f"AutoModel:{self.model}"
+        if key in self._loaded:
+            return self._loaded[key]
         torch, transformers = import_hf()
         config = transformers.AutoConfig.from_pretrained(self.model,
                                                          local_files_only=self.local_files_only)
