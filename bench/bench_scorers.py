@@ -106,7 +106,7 @@ def bench_maxmatch(data: Path, shift_lines: int, repeat: int, tmp: Path) -> None
     print("  slowest (s, line, source tokens, hypothesis tokens): "
           + ", ".join(f"({s:.2f}, {i + 1}, {a}, {b})" for s, i, a, b in per[:5]))
     print(f"  official: one such NTHU line (54 vs 37 tokens) takes {OFFICIAL_M2['NTHU line 41']}"
-          f" s (METRICS.md §2.1); users report 5 h+ for degenerate outputs")
+          f" s (measured with m2scorer 3.2); users report 5 h+ for degenerate outputs")
 
 
 def bench_gleu(data: Path, repeat: int, tmp: Path) -> None:

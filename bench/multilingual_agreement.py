@@ -17,11 +17,16 @@ overlap are placed in separate corrections ("layers"), each edit typed in its ow
 
     python bench/multilingual_agreement.py [--lang uk et] [--baseline-rev REV|none]
                                            [--json OUT] [--keep DIR]
-    python bench/multilingual_agreement.py --checked tests/data/fr_checked_edits.tsv \
-                                                     tests/data/tr_checked_edits.tsv
+    python bench/multilingual_agreement.py --checked tests/data/*_checked_edits.tsv
+    python bench/multilingual_agreement.py --checked tests/data/de_checked_edits.tsv \
+        --udpipe-model de=de.udpipe [--write-parses]
 
-``--checked`` scores hand-checked edit files instead: the UD classifier, the same classifier
-without the language's pack, and the English rules against the annotator column.
+``--checked`` scores hand-checked edit files instead (docs/checked_edits.md): the UD classifier,
+the same classifier without the language's pack, and the English rules against the annotator
+column; micro (rows) and macro (mean over the annotator's types), on errtype's extraction and on
+the annotator's spans, and a table per mechanism class (column ``class``) over all files. Parses
+come from the committed ``LANG_checked.{orig,cor}.conllu``; ``--udpipe-model`` parses with a
+model instead, ``--write-parses`` writes those files.
 """
 
 from __future__ import annotations
@@ -506,7 +511,8 @@ def class_table(results: list[dict]) -> str:
                 sa, sn = r["systems"][name]["per_class"].get(cls, (0, 0))
                 totals[name] = (ta + sa, tn + sn)
         lines.append(f"{cls:12s}" + "".join(f"{c:>9s}" for c in cells) + "".join(
-            f"{_rate(*totals[name]):11.1f} ({totals[name][1]:3d})" for name in CHECKED_SYSTEMS))
+            f"{_rate(*totals[name]):11.1f} ({totals[name][1]:3d})" if totals[name][1]
+            else f"{'-':>17s}" for name in CHECKED_SYSTEMS))
     return "\n".join(lines)
 
 

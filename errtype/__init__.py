@@ -1,8 +1,10 @@
 """errtype: grammatical error correction toolkit (edit extraction, typing, M2, scoring).
 
-Public API: :func:`annotate`, :func:`load`, :class:`Annotator`, :class:`Edit`, :class:`Token`,
-:class:`Sentence`, :func:`read_m2`, :func:`write_m2`, and the exceptions :class:`ErrtypeError`,
-:class:`InputError` (and subclasses), :class:`OutputError`, :class:`ResourceError`.
+Public API: :func:`annotate`, :func:`load`, :class:`Annotator`, :class:`Annotation`,
+:class:`Edit`, :class:`Token`, :class:`Sentence`, the M2 model :class:`M2Block`, :class:`M2Edit`,
+:func:`read_m2`, :func:`write_m2`, :func:`to_frame`, and the exceptions :class:`ErrtypeError`,
+:class:`InputError` (and subclasses), :class:`OutputError`, :class:`ResourceError`
+(docs/api.md).
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from .tokens import Sentence, Token
 __all__ = [
     "Annotation", "Annotator", "Edit", "EncodingError", "ErrtypeError", "InputError",
     "LineCountError", "M2Block", "M2Edit", "M2FormatError", "OutputError", "ResourceError",
-    "Sentence", "Token", "UnknownLanguageError", "annotate", "load", "read_m2", "write_m2",
-    "__version__",
+    "Sentence", "Token", "UnknownLanguageError", "annotate", "load", "read_m2", "to_frame",
+    "write_m2", "__version__",
 ]
 
 _DEFAULT: dict[str, Annotator] = {}
@@ -42,6 +44,8 @@ def load(lang: str = "en", **backend_options: Any) -> Annotator:
     Every language: ``nlp=`` (a loaded spaCy pipeline) or ``spacy_model=``; every language but
     English: ``udpipe_model=`` (path of a .udpipe file). Languages typed by the generic UD
     classifier also take ``feats=True`` (inflection types name the differing UD features).
+    Chinese (``"zh"``) takes ``granularity="char"|"word"``, ``scheme=`` and ``simplified=``
+    (docs/chinese.md).
     """
     return Annotator(lang, **backend_options)
 
@@ -53,3 +57,11 @@ def annotate(orig: str, cor: str, lang: str = "en", merge: str = "rules",
     if ann is None:
         ann = _DEFAULT[lang] = load(lang)
     return ann.annotate(orig, cor, lev=lev, merging=merge)
+
+
+def to_frame(source: Any, encoding_errors: str = "strict") -> Any:
+    """The edits of an M2 file (a path), or of M2 blocks or annotations, as a pandas DataFrame:
+    one row per edit line, noops included (columns: :data:`errtype.convert.table.COLUMNS`)."""
+    from .convert.table import to_frame as frame
+
+    return frame(source, encoding_errors)

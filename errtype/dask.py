@@ -100,7 +100,8 @@ def _formatted(items: Iterable[Any], settings: Settings) -> list[Formatted]:
     """One partition of items ``(orig, cor | [cor, ...])`` -> their Formatted M2 blocks."""
     with _LOCK:
         annotator = worker_annotator(settings.lang, settings.backend)
-        fmt = partial(format_annotation, errant_noop=settings.errant_noop)
+        fmt = partial(format_annotation, errant_noop=settings.errant_noop,
+                      dialect=annotator.language.m2_dialect)
         return list(annotator.annotate_stream(items, batch_size=settings.batch_size,
                                               transform=fmt, **asdict(settings.stream)))
 

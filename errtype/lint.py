@@ -91,15 +91,18 @@ def _block_findings(block: M2Block, path: str, all_ids: set[int]) -> Iterator[Fi
     if missing:
         yield Finding(path, block.line, "annotator-missing",
                       f"annotator(s) {', '.join(map(str, missing))} absent from this block")
-    by_ann: dict[int, list[int]] = {}
+    # one edit set per annotator, or per T line in ChERRANT's dialect (a reference's equal-cost
+    # sequences are alternatives, not one set)
+    by_ann: dict[tuple[int, int | None], list[int]] = {}
     for i, e in enumerate(block.edits):
-        by_ann.setdefault(e.annotator, []).append(i)
-        if e.is_noop and ((e.start, e.end) != (-1, -1) or e.type != NOOP):
+        by_ann.setdefault((e.annotator, block.edit_target(i)), []).append(i)
+        cherrant_na = bool(block.targets) and e.type == "NA"  # ChERRANT's 无法标注 line
+        if e.is_noop and ((e.start, e.end) != (-1, -1) or e.type != NOOP) and not cherrant_na:
             yield at(i, "noop-form", f"noop line with span {e.start} {e.end} and type {e.type!r}")
         if not e.is_noop and ALT in e.cor:
             yield at(i, "alternatives", f"correction with {len(e.alternatives)} alternatives "
                                         f"{e.cor!r} (ERRANT reads one literal token)")
-    for ann, idx in by_ann.items():
+    for (ann, _), idx in by_ann.items():
         real = [i for i in idx if not block.edits[i].is_noop]
         if real and len(real) < len(idx):
             noop = next(i for i in idx if block.edits[i].is_noop)

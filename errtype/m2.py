@@ -210,9 +210,23 @@ class M2Block:
             out.setdefault(e.annotator, []).append(e)
         return out
 
+    def edit_target(self, index: int) -> int | None:
+        """The index in :attr:`targets` of the ``T`` line ``edits[index]`` belongs to (None
+        in standard M2)."""
+        if not self.targets:
+            return None
+        seen = 0
+        for k, t in enumerate(self.targets):
+            seen += t.size
+            if index < seen:
+                return k
+        return len(self.targets) - 1
+
     def edit_line_number(self, index: int) -> int:
-        """File line of ``edits[index]`` (edit lines follow the ``S`` line without gaps)."""
-        return self.line + 1 + index
+        """File line of ``edits[index]`` (edit lines follow the ``S`` line without gaps, or,
+        in ChERRANT's dialect, each group follows its ``T`` line)."""
+        target = self.edit_target(index)
+        return self.line + 1 + index + (0 if target is None else target + 1)
 
     def to_m2(self) -> str:
         if not self.targets:
@@ -336,9 +350,10 @@ def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = N
             block.targets.append(M2Target(int(match.group(1)), None if alt is None else int(alt),
                                           match.group(3) or ""))
         else:
-            extra = " (or a ChERRANT 'T' line)" if block is not None else ""
-            raise M2FormatError(f"expected a line starting with 'S ' or 'A '{extra}, got "
-                                f"{text[:40]!r}", path=label, line=number)
+            extra = " (or, in ChERRANT's M2, 'T{i}-A{j}')" \
+                if block is not None and text.startswith("T") else ""
+            raise M2FormatError(f"expected a line starting with 'S ' or 'A ', got "
+                                f"{text[:40]!r}{extra}", path=label, line=number)
     if block is not None:
         yield block
 

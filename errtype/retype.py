@@ -2,12 +2,12 @@
 
 The re-typed gold is cached under a key: the SHA-256 of the gold file and the annotator's
 signature (language, ``feats``, parser and model, errtype version, re-typing settings). The
-cache file sits next to the gold (``.NAME.retyped-KEY.m2``); where that folder is not writable
-(or carries no write permission bit, as a read-only data folder read by root) it goes to the
-user cache (``$ERRTYPE_CACHE_DIR``, ``$XDG_CACHE_HOME/errtype`` or ``~/.cache/errtype``, folder
-``retyped``). Sentences are parsed in batches (:class:`BatchParsed`). Files are written
-atomically; an entry that does not read back as one block per gold block with the same
-sentences is ignored and rebuilt.
+cache file is in the user's cache folder (``$ERRTYPE_CACHE_DIR``, else
+``$XDG_CACHE_HOME/errtype``, else ``~/.cache/errtype``; subfolder ``retyped``, file
+``NAME.KEY.m2``), never beside the gold: the user's data folder is left as it was. Where the
+cache folder cannot be written the gold is re-typed without caching. Sentences are parsed in
+batches (:class:`BatchParsed`). Files are written atomically; an entry that does not read back
+as one block per gold block with the same sentences is ignored and rebuilt.
 """
 
 from __future__ import annotations
@@ -66,12 +66,10 @@ def _writable(folder: Path) -> bool:
 
 
 def cache_paths(gold: PathLike, key: str) -> list[Path]:
-    """Where the cache entry may be: next to the gold, then in the user cache."""
+    """Where the cache entry may be: the user cache (:func:`errtype.download.cache_dir`)."""
     from .download import cache_dir
 
-    g = Path(gold)
-    return [g.parent / f".{g.name}.retyped-{key}.m2",
-            cache_dir() / "retyped" / f"{g.name}.{key}.m2"]
+    return [cache_dir() / "retyped" / f"{Path(gold).name}.{key}.m2"]
 
 
 def _read_entry(path: Path, gold: Sequence[M2Block]) -> list[M2Block] | None:
@@ -144,8 +142,9 @@ def _write_entry(annotator: Any, gold_path: PathLike, target: Path,
         m2_to_m2(annotator, gold_path, target, mode="gold")
     except InputError as exc:  # name the gold file and line, without m2_to_m2's CLI hint
         reason = exc.reason.split(" (use --on-error skip")[0]
-        raise InputError(f"cannot re-type the gold: {reason} (--keep-gold-types keeps its own "
-                         f"types)", path=str(gold_path), line=exc.line) from exc
+        raise InputError(f"cannot re-type the gold: {reason} (scoring the gold's own edits "
+                         f"and types needs no re-typing)", path=str(gold_path),
+                         line=exc.line) from exc
 
 
 def retype_gold(gold_path: PathLike, gold: Sequence[M2Block], annotator: Any,
@@ -163,8 +162,7 @@ def retype_gold(gold_path: PathLike, gold: Sequence[M2Block], annotator: Any,
         for p in paths:
             folder = p.parent
             try:
-                if folder != Path(gold_path).parent:
-                    folder.mkdir(parents=True, exist_ok=True)
+                folder.mkdir(parents=True, exist_ok=True)
                 if not _writable(folder):
                     continue
                 _write_entry(annotator, gold_path, p, gold)

@@ -168,7 +168,8 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
         plans.append([])
         limit = options.max_tokens
         if limit is not None and max(_length(x) for x in (orig, *cors)) > limit:
-            results.append(skipped(orig, cors, f"more than --max-tokens {limit} tokens"))
+            results.append(skipped(orig, cors,
+                                   f"more than {limit} tokens (the max_tokens limit)"))
             continue
         same = [_same(orig, c) for c in cors]
         if segment is not None and isinstance(orig, str):

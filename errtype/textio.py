@@ -4,7 +4,8 @@ Lines are split on ``\\n`` only (never on the other characters ``str.splitlines`
 breaks, such as U+2028 or form feed), a trailing ``\\r`` is dropped (CRLF files), a UTF-8 BOM at the
 start of a file is dropped, and a missing final newline is fine. Invalid bytes raise
 :class:`EncodingError` naming the file, line and byte offset, unless ``errors="replace"``; a file
-in UTF-16 or UTF-32 (a byte-order mark, or lines half NUL bytes) is refused in either mode, by name.
+in UTF-16 or UTF-32 (a byte-order mark, or lines half NUL bytes) is refused in either mode, by name,
+and so is a binary file (an executable, an archive: its signature, or NUL bytes no text has).
 
 Output is written atomically (:func:`atomic_output`): a hidden temporary file beside the target,
 named with the writing process's id, is renamed over the target on success and removed on any
@@ -24,7 +25,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from .errors import EncodingError, InputError, LineCountError, OutputError
 
@@ -54,24 +55,73 @@ def _open_binary(path: PathLike) -> IO[bytes]:
 
 _WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
                (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+#: signatures of binary files that are not text in any encoding (the first bytes of the file)
+_BINARY_MAGIC = ((b"\x7fELF", "an ELF executable or library"), (b"\x1f\x8b", "gzip data"),
+                 (b"BZh", "bzip2 data"), (b"\xfd7zXZ\x00", "xz data"),
+                 (b"\x28\xb5\x2f\xfd", "zstd data"), (b"PK\x03\x04", "a zip archive"),
+                 (b"7z\xbc\xaf\x27\x1c", "a 7-zip archive"), (b"%PDF-", "a PDF document"),
+                 (b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
+                 (b"SQLite format 3\x00", "an SQLite database"),
+                 (b"\xcf\xfa\xed\xfe", "a Mach-O executable"),
+                 (b"\xca\xfe\xba\xbe", "a Java class or Mach-O file"))
+#: where the NUL bytes of Latin text sit in a code unit of each wide encoding (little-endian;
+#: the other alignments, big-endian and lines split inside a unit, are these shifted)
+_WIDE_NULS = {"UTF-32": (4, frozenset({1, 2, 3})), "UTF-16": (2, frozenset({1}))}
+
+
+def _binary_kind(raw: bytes, first: bool) -> str | None:
+    """What a raw line that is no text is (``"binary data"`` when no signature names it), or
+    None for text: a known file signature at the start of the file, or at least a quarter NUL
+    bytes that do not sit where the NULs of UTF-16 or UTF-32 text would."""
+    if first:
+        for magic, name in _BINARY_MAGIC:
+            if raw.startswith(magic):
+                return name
+    nul = raw.count(0)
+    if nul >= 2 and 4 * nul >= len(raw) and _wide_encoding(raw, False) is None:
+        return "binary data"
+    return None
 
 
 def _wide_encoding(raw: bytes, first: bool) -> str | None:
     """"UTF-16"/"UTF-32" when ``raw`` (a raw line) is evidently not in a byte-oriented encoding:
-    a UTF-16/32 byte-order mark at the start of the file, or at least a quarter NUL bytes."""
+    a UTF-16/32 byte-order mark at the start of the file, or at least a quarter NUL bytes that
+    sit (95 % of them) where that encoding puts the zero bytes of Latin text, at one alignment
+    (a line split at the newline byte of a wide newline starts inside a code unit)."""
     if first:
         for bom, name in _WIDE_BOMS:
             if raw.startswith(bom):
                 return name
     nul = raw.count(0)
-    if nul >= 2 and 4 * nul >= len(raw):
-        return "UTF-32" if 2 * nul > len(raw) else "UTF-16"
+    if nul < 2 or 4 * nul < len(raw):
+        return None
+    name = "UTF-32" if 2 * nul > len(raw) else "UTF-16"
+    unit, slots = _WIDE_NULS[name]
+    where = [i for i, b in enumerate(raw) if b == 0]
+    for shift in range(unit):
+        if 20 * sum((i + shift) % unit in slots for i in where) >= 19 * len(where):
+            return name
     return None
 
 
 def _wide_message(wide: str, encoding: str) -> str:
     return (f"the file looks like {wide} text, not {encoding} (convert it first, e.g. "
             f"iconv -f {wide} -t UTF-8 FILE > FILE.utf8)")
+
+
+def _binary_message(kind: str, encoding: str) -> str:
+    return f"the file is {kind}, not {encoding} text"
+
+
+def _refuse(raw: bytes, first: bool, encoding: str, name: str, line: int, offset: int) -> None:
+    """Raise :class:`EncodingError` for a raw line of a wide encoding or of a binary file."""
+    wide = _wide_encoding(raw, first)
+    if wide:
+        raise EncodingError(_wide_message(wide, encoding), path=name, line=line, offset=offset)
+    kind = _binary_kind(raw, first)
+    if kind:
+        raise EncodingError(_binary_message(kind, encoding), path=name, line=line,
+                            offset=offset)
 
 
 def check_input(path: PathLike) -> None:
@@ -114,9 +164,8 @@ def decode_lines(
     for number, raw in enumerate(chunks, 1):
         start = offset
         offset += len(raw)
-        if (number == 1 or 0 in raw) and (wide := _wide_encoding(raw, number == 1)):
-            raise EncodingError(_wide_message(wide, encoding), path=name, line=number,
-                                offset=start)
+        if number == 1 or 0 in raw:
+            _refuse(raw, number == 1, encoding, name, number, start)
         if raw.endswith(b"\n"):
             raw = raw[:-1]
         if raw.endswith(b"\r"):
@@ -178,9 +227,8 @@ def count_lines(path: PathLike) -> int:
     size = 0
     with _open_binary(path) as fh:
         while block := fh.read(1 << 20):
-            if not size and (wide := _wide_encoding(block.split(b"\n", 1)[0], True)):
-                raise EncodingError(_wide_message(wide, "utf-8"), path=str(path), line=1,
-                                    offset=0)
+            if not size:
+                _refuse(block.split(b"\n", 1)[0], True, "utf-8", str(path), 1, 0)
             if not size and block == b"\xef\xbb\xbf":
                 more = fh.read(1)
                 if not more:
@@ -264,16 +312,19 @@ def _check_writable(folder: Path, name: str) -> None:
 
 
 @contextlib.contextmanager
-def atomic_output(path: PathLike, encoding: str = "utf-8") -> Iterator[IO[str]]:
+def atomic_output(path: PathLike, encoding: str = "utf-8", binary: bool = False
+                  ) -> Iterator[IO[Any]]:
     """Write text to ``path`` atomically: a temporary file in the same folder, renamed on success.
 
     On any exception (including KeyboardInterrupt) the temporary file is removed and the target is
     left untouched. ``-`` writes to standard output. A path that cannot be written raises
-    :class:`OutputError` before anything is written (:func:`check_output`).
+    :class:`OutputError` before anything is written (:func:`check_output`). ``binary=True``
+    yields a binary file instead (e.g. for Parquet).
     """
     if str(path) == "-":
-        yield sys.stdout
-        sys.stdout.flush()
+        out = sys.stdout.buffer if binary else sys.stdout
+        yield out
+        out.flush()
         return
     check_output(path)
     target = Path(path)
@@ -282,7 +333,8 @@ def atomic_output(path: PathLike, encoding: str = "utf-8") -> Iterator[IO[str]]:
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)
     try:
-        with open(fd, "w", encoding=encoding, newline="\n") as fh:
+        with (open(fd, "wb") if binary else open(fd, "w", encoding=encoding, newline="\n")
+              ) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

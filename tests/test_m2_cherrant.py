@@ -4,8 +4,6 @@ M2, on hand-written blocks and on the samples ChERRANT ships (HillZhang1999/MuCG
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,8 @@ import pytest
 from errtype import M2Edit, M2FormatError, read_m2
 from errtype.cli.main import main as errtype_main
 from errtype.m2 import M2Block, M2Target, sniff_m2, to_cherrant
+
+from .conftest import cherrant_file
 
 # the shape ChERRANT's parallel_to_m2.py writes: two references, the second with two equal-cost
 # edit sequences; a reference without change; an unannotatable one
@@ -58,6 +58,8 @@ def test_dialect_is_read_and_written_back_byte_identical() -> None:
     assert [e.annotator for e in first.edits] == [0, 1, 1, 1]
     assert [(t.label, len(es)) for t, es in first.target_edits()] == \
         [("T0-A0", 1), ("T1-A0", 1), ("T1-A1", 2)]
+    assert [first.edit_line_number(i) for i in range(4)] == [3, 5, 7, 8]
+    assert [first.edit_target(i) for i in range(4)] == [0, 1, 2, 2]
     assert [(t.label, t.text) for t in bs[1].targets] == [("T0", "没有错误"), ("T1", "无法标注")]
     assert all(e.is_noop for e in bs[1].edits)
     assert "".join(b.to_m2() for b in bs) == DIALECT
@@ -95,13 +97,28 @@ def test_to_cherrant_makes_the_target_lines() -> None:
      "edit line of annotator 1 under the ChERRANT line T0-A0"),
     ("S a b\nA 1 2|||S|||c|||REQUIRED|||-NONE-|||0\nT0-A0 a c\n", 3,
      "ChERRANT target line 'T0-A0 a c' after standard edit lines"),
-    ("S a b\nT0-B0 a c\n", 2, "or a ChERRANT 'T' line"),
+    ("S a b\nT0-B0 a c\n", 2, "got 'T0-B0 a c' \\(or, in ChERRANT's M2, 'T\\{i\\}-A\\{j\\}'\\)"),
     ("T0-A0 a c\n", 1, "expected a line starting with 'S ' or 'A ', got"),
 ])
 def test_malformed_dialect_names_file_and_line(bad: str, line: int, message: str) -> None:
     with pytest.raises(M2FormatError, match=message) as exc:
         blocks(bad)
     assert exc.value.line == line and exc.value.path == "t.m2"
+
+
+def test_lint_takes_each_sequence_as_one_edit_set(tmp_path: Path) -> None:
+    from errtype.lint import lint_m2
+
+    path = tmp_path / "d.m2"
+    path.write_text(DIALECT, encoding="utf-8")
+    # T1-A0 and T1-A1 both edit span 6 7: alternatives, not an overlap of one annotator
+    assert lint_m2(path).counts() == {"none-deletion": 1}
+    path.write_text(DIALECT.replace("A 6 6|||M|||在|||REQUIRED|||-NONE-|||1",
+                                    "A 6 7|||R|||-NONE-|||REQUIRED|||-NONE-|||1"),
+                    encoding="utf-8")
+    found = [f for f in lint_m2(path).findings if f.code == "duplicate-edit"]
+    assert [(f.line, f.message.split(" (")[0]) for f in found] == [
+        (8, "annotator 1 repeats the edit of line 7")]
 
 
 def test_sniff_recognises_the_dialect() -> None:
@@ -132,24 +149,6 @@ def test_convert_cli_both_ways(tmp_path: Path) -> None:
 CHERRANT_SAMPLES = ("demo.ref.m2.char", "demo.ref.m2.word", "demo.hyp.m2.char",
                     "demo.hyp.m2.word", "nlpcc2018_official.ref.m2.char",
                     "nlpcc2018_official.ref.m2.word")
-
-
-def cherrant_file(relative: str) -> bytes:
-    """A file of ChERRANT's repository (HillZhang1999/MuCGEC) from ``$ERRTYPE_PEERS``: a folder
-    holding ``HillZhang1999+MuCGEC/repo`` (a bare git mirror) or an extracted checkout under
-    ``HillZhang1999+MuCGEC``; the test is skipped without it."""
-    root = os.environ.get("ERRTYPE_PEERS")
-    if not root:
-        pytest.skip("ChERRANT's repository not available: set ERRTYPE_PEERS to the folder "
-                    "holding HillZhang1999+MuCGEC (e.g. /work/.mirror)")
-    base = Path(root) / "HillZhang1999+MuCGEC"
-    if (base / relative).is_file():
-        return (base / relative).read_bytes()
-    git = base / "repo"
-    if not git.is_dir():
-        pytest.skip(f"ChERRANT's repository not found under {base}")
-    return subprocess.run(["git", f"--git-dir={git}", "show", f"HEAD:{relative}"],
-                          check=True, capture_output=True).stdout
 
 
 @pytest.mark.parametrize("name", CHERRANT_SAMPLES)

@@ -142,3 +142,17 @@ def test_default_never_fails_on_random_overlaps() -> None:
             reannotate_block(annotator, block, "auto")
         except InputError as exc:  # an extracted '-NONE-' or 'x||y' alone: M2 cannot say it
             assert "which cannot be written in an edit line" in str(exc)
+
+
+def test_gold_honours_jobs(tmp_path: Path) -> None:
+    """errtype-m2 -gold -j 2 (forked workers over chunks of blocks) writes what -j 1 writes."""
+    from itertools import islice
+
+    src = tmp_path / "gold.m2"
+    write_m2(islice(read_m2(shared_path("conll14", "official-2014.combined.m2")), 100), src)
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}.m2"
+        assert cli.main(["-gold", str(src), "-o", str(out), "-j", jobs, "-q"]) == 0
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1] and outs[0].count(b"\nA ") > 100

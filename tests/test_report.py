@@ -158,7 +158,7 @@ def test_svg_and_html_are_self_contained(files: dict[str, Path]) -> None:
     assert values[("good", f"{FEAT} (3)")] == pytest.approx(r.per_type["good"][FEAT]["f"]["v"])
     html = render_html(r)
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
-    assert "<link" not in html and html.count("<svg") == 3
+    assert "<link" not in html and html.count("<svg") == 4  # 3 bar charts and the heatmap
     data = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html,
                      re.S)
     assert data is not None
@@ -177,7 +177,7 @@ def test_cli_writes_report_svg_and_tables(files: dict[str, Path], tmp_path: Path
     assert errtype_main([*args, "-o", str(out), "--svg-dir", str(tmp_path / "svg")]) == 0
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert sorted(p.name for p in (tmp_path / "svg").iterdir()) == [
-        "corpus.svg", "frequency.svg", "types.svg"]
+        "corpus.svg", "frequency.svg", "heatmap.svg", "types.svg"]
     md = tmp_path / "r.md"
     assert errtype_main([*args, "-o", str(md), "--format", "md"]) == 0
     assert "| none.m2 |" in md.read_text(encoding="utf-8")
@@ -243,6 +243,8 @@ def test_charts_are_compact_with_even_ticks(files: dict[str, Path]) -> None:
     _, r = _report(files)
     ns = "{http://www.w3.org/2000/svg}"
     for stem, svg in all_charts(r).items():
+        if stem == "heatmap":
+            continue  # no bars: a colour scale
         root = ET.fromstring(svg)
         ticks = [t for t in root.iter(f"{ns}text") if t.get("class") == "tick"]
         ys = sorted({float(t.get("y", "0")) for t in ticks})

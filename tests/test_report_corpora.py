@@ -164,7 +164,7 @@ def test_readme_recipe_types_the_gold_like_the_systems(conll: dict[str, Any],
     """NUCLE gold + text systems: the gold is re-typed, every per-type row is an ERRANT type,
     the second run reads the cached gold, and the page agrees with the scorers."""
     from errtype.lang import get_language
-    from errtype.report.typesets import type_set
+    from errtype.lang.typesets import type_set
 
     inp, report, html = conll["inp"], conll["report"], conll["html"]
     assert inp.retyped is not None and inp.retyped.cached
@@ -318,3 +318,28 @@ def test_geccc_slice_report_in_chromium(tmp_path: Path) -> None:
     assert any(":" in t and t.count(":") >= 1 for t in report.types)
     cmp = next(c for c in report.comparisons if c["metric"] == "errant")
     assert cmp["p_ar_holm"] < 0.05
+
+
+def test_score_and_report_agree_on_conll(conll: dict[str, Any], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: errtype score -m errant and the report gave AMU 32.00 and 32.13 on the same
+    files (the report re-typed the NUCLE gold, score did not). One default now: both 32.13,
+    and score says it re-typed the gold (read from the recipe's cache); --edit-gold m2 scores
+    the NUCLE edits as they are (32.00). Both numbers as the issue measured them."""
+    from errtype.cli.score import main as score_main
+
+    monkeypatch.setenv("ERRTYPE_CACHE_DIR", str(conll["cache"]))
+    data = conll["data"]
+    base = ["-m", "errant", "--ref", str(data / "official-2014.combined.m2"), "--hyp",
+            f"AMU={data / 'systems' / 'AMU'}", "--tsv"]
+    assert score_main(base) == 0
+    out, err = capsys.readouterr()
+    value = float(out.splitlines()[1].split("\t")[2])
+    assert f"{100 * value:.2f}" == "32.13"
+    assert value == conll["report"].corpus["AMU"]["errant_compare"]["f0.5"]
+    assert "gold edits re-typed" in err and f"read from the cache {conll['cache']}" in err
+    assert score_main([*base, "--edit-gold", "m2"]) == 0
+    out, err = capsys.readouterr()
+    assert f"{100 * float(out.splitlines()[1].split(chr(9))[2]):.2f}" == "32.00"
+    assert "re-typed" not in err

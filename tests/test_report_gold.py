@@ -1,6 +1,7 @@
 """A gold whose types are not the annotator's type set is re-typed by default, and cached:
-the type-set rule, the cache key, its place (next to the gold, else the user cache), corrupt
-entries, and the opt-out. Small golds written by the tests; the English annotator."""
+the type-set rule, the cache key, its place (the user cache, never the gold's folder), corrupt
+entries, the opt-out, and the same default in ``errtype score``. Small golds written by the
+tests; the English annotator."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ import errtype
 from errtype.cli.main import main as errtype_main
 from errtype.convert import m2_to_m2
 from errtype.lang import get_language
+from errtype.lang.typesets import foreign_types, type_set
 from errtype.m2 import read_m2
 from errtype.report import ReportOptions, build_report, load_input
-from errtype.report.typesets import foreign_types, type_set
 from errtype.retype import annotator_signature, cache_key, cache_paths
 
 from .conftest import shared_path
@@ -73,11 +74,14 @@ def test_foreign_gold_is_retyped_and_cached(en: Any, files: dict[str, Path],
     inp = load_input([files["gold"]], [("sys", files["sys"])], annotator=en)
     assert inp.retyped is not None and not inp.retyped.cached
     entry = inp.retyped.path
-    assert entry is not None and entry.parent == files["dir"]  # next to the gold
-    assert entry.name.startswith(".gold.m2.retyped-")
+    assert entry is not None and entry.parent == tmp_path / "user-cache" / "retyped"
+    assert entry.name.startswith("gold.m2.") and entry.suffix == ".m2"
+    assert sorted(p.name for p in files["dir"].iterdir()) == ["gold.m2", "sys.txt"]
     assert [e.type for b in inp.gold for e in b.edits] == ["R:VERB:SVA", "R:NOUN:NUM", "noop"]
     assert [b.line for b in inp.gold] == [1, 4, 7]  # errors still name the gold's lines
-    assert any("re-typed" in n and "--keep-gold-types" in n and "SVA" in n for n in inp.notes)
+    assert inp.edit_gold == "retype"
+    assert any("re-typed" in n and "SVA" in n and f"cached in {entry}" in n
+               for n in inp.notes)
     # the cache holds exactly what errtype-m2 -gold writes
     m2_to_m2(en, files["gold"], tmp_path / "m2.m2", mode="gold")
     assert entry.read_text(encoding="utf-8") == (tmp_path / "m2.m2").read_text(encoding="utf-8")
@@ -96,9 +100,13 @@ def test_keep_gold_types(en: Any, files: dict[str, Path]) -> None:
     assert [e.type for b in inp.gold for e in b.edits] == ["SVA", "Nn", "noop"]
     report = build_report(inp, ReportOptions(bootstrap=50, trials=50))
     assert any("disjoint type sets" in n for n in report.notes)
-    assert not list(files["dir"].glob(".gold.m2.retyped-*"))
+    assert not (files["dir"].parent / "user-cache").exists() and inp.edit_gold == "m2"
     with pytest.raises(ValueError, match="gold_types"):
         load_input([files["gold"]], [("sys", files["sys"])], gold_types="nucle")
+    with pytest.raises(ValueError, match="edit_gold"):
+        load_input([files["gold"]], [("sys", files["sys"])], edit_gold="keep")
+    same = load_input([files["gold"]], [("sys", files["sys"])], annotator=en, edit_gold="m2")
+    assert same.gold == inp.gold
 
 
 def test_gold_kept_when_the_systems_share_its_types(files: dict[str, Path]) -> None:
@@ -111,6 +119,7 @@ def test_gold_kept_when_the_systems_share_its_types(files: dict[str, Path]) -> N
 def test_corrupt_cache_entries_are_rebuilt(en: Any, files: dict[str, Path]) -> None:
     key = cache_key(files["gold"], en)
     entry = cache_paths(files["gold"], key)[0]
+    entry.parent.mkdir(parents=True)
     good = None
     for broken in ("garbage\n", "S He go to school .\nA 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-"
                    "|||0\n\n", "\xff\xfe not UTF-8", None):
@@ -124,7 +133,7 @@ def test_corrupt_cache_entries_are_rebuilt(en: Any, files: dict[str, Path]) -> N
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
-def test_read_only_folder_uses_the_user_cache(en: Any, files: dict[str, Path], tmp_path: Path,
+def test_read_only_folder_and_the_xdg_cache(en: Any, files: dict[str, Path], tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     files["dir"].chmod(0o555)  # no write bit: left alone, even by root
     try:
@@ -163,6 +172,12 @@ def test_cli_options(files: dict[str, Path], tmp_path: Path,
     assert "not allowed with" in capsys.readouterr().err
     assert errtype_main([*base, "--keep-gold-types"]) == 0
     assert "| SVA |" in out.read_text(encoding="utf-8")
+    kept = out.read_text(encoding="utf-8")
+    assert errtype_main([*base, "--edit-gold", "m2"]) == 0
+    assert out.read_text(encoding="utf-8") == kept  # the same option, spelt as in score
+    with pytest.raises(SystemExit):
+        errtype_main([*base, "--edit-gold", "m2", "--retype-gold"])
+    assert "not allowed with" in capsys.readouterr().err
     assert errtype_main(base) == 0
     text = out.read_text(encoding="utf-8")
     assert "| R:VERB:SVA |" in text and "| SVA |" not in text
@@ -186,3 +201,36 @@ def test_batched_parsing_changes_nothing(en: Any, tmp_path: Path) -> None:
     plain = (tmp_path / "plain.m2").read_text(encoding="utf-8")
     assert plain == (tmp_path / "batch.m2").read_text(encoding="utf-8")
     assert plain.count("\nA ") > 200
+
+
+def test_score_and_report_share_one_default(en: Any, files: dict[str, Path], tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """errtype score -m errant and errtype report re-type a foreign gold alike by default
+    (the ERRANT numbers agree), both say so and where the re-typed gold is cached; --edit-gold
+    m2 scores the gold as it is."""
+    from errtype.cli.score import main as score_main
+
+    base = ["-m", "errant", "cleme", "--ref", str(files["gold"]), "--hyp", f"sys={files['sys']}",
+            "--tsv"]
+    assert score_main(base) == 0
+    out, err = capsys.readouterr()
+    entry = next((tmp_path / "user-cache" / "retyped").iterdir())
+    assert ("errtype score: note: gold edits re-typed by errtype's en annotator" in err
+            and f"cached in {entry}" in err and "--edit-gold m2 scores the gold's own" in err)
+    rows = {r.split("\t")[1]: r.split("\t") for r in out.splitlines()[1:]}
+    assert "|gold:retype|" in rows["errant"][-1] and "|gold:retype|" in rows["cleme"][-1]
+    report = build_report(load_input([files["gold"]], [("sys", files["sys"])], annotator=en),
+                          ReportOptions(bootstrap=20, trials=20))
+    assert float(rows["errant"][2]) == report.corpus["sys"]["errant_compare"]["f0.5"]
+    assert score_main([*base, "--edit-gold", "m2"]) == 0
+    out, err = capsys.readouterr()
+    kept = {r.split("\t")[1]: r.split("\t") for r in out.splitlines()[1:]}
+    assert "re-typed" not in err and "gold:" not in kept["errant"][-1]
+    assert "|gold:m2|" in kept["cleme"][-1]
+    out_file = tmp_path / "r.md"
+    assert errtype_main(["report", "--ref", str(files["gold"]), "--hyp", f"sys={files['sys']}",
+                         "-o", str(out_file), "--format", "md", "--bootstrap", "20",
+                         "--trials", "20"]) == 0
+    err = capsys.readouterr().err
+    assert f"read from the cache {entry}" in err and "--edit-gold m2 scores" in err
+    assert f"errtype report: wrote {out_file} (Markdown tables: 1 system, 3 sentences" in err

@@ -96,13 +96,17 @@ def test_csv_downloads(page: tuple[Any, Path], tmp_path: Path) -> None:
       Array.from(t.tHead.rows[0].cells).find(c => c.textContent === 'P').click();
       document.querySelector('button.csv[data-table="table-types-A"]').click();
       await wait(300);
-      document.querySelector('button.csv[data-table="table-corpus"]').click();
-      await wait(300);
       return document.querySelectorAll('button.csv').length;
     """
-    got = run_harness(html, script, tmp_path / "h", downloads=2)
+    # one download per Chromium run: under load a second one may be cut off when it exits
+    got = run_harness(html, script, tmp_path / "h", downloads=1)
     assert got["result"] == len(got["dom"].tables)  # a button for every table
     files = got["files"]
+    files.update(run_harness(html, """
+      document.querySelector('button.csv[data-table="table-corpus"]').click();
+      await wait(300);
+      return 0;
+    """, tmp_path / "h2", downloads=1)["files"])
     assert files["corpus.csv"] == to_csv(corpus_table(report))
     t = type_table(report, "A")
     by_type = {r[0]: r for r in t.rows}

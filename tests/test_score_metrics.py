@@ -47,7 +47,7 @@ def test_m2_conventions() -> None:
     res = score("m2")
     assert (res.counts["correct"], res.counts["proposed"], res.counts["gold"]) == (1, 2, 1)
     assert res.corpus["f0.5"] == pytest.approx(prf(1, 1, 0)[2]) == pytest.approx(5 / 9)
-    # no edit on either side: P = R = F = 1 (METRICS.md 2.1); an empty hypothesis deletes
+    # no edit on either side: P = R = F = 1 (m2scorer 3.2); an empty hypothesis deletes
     empty = [M2Block("ok .", [])]
     assert score("m2", ["ok ."], None, empty).corpus == {"p": 1.0, "r": 1.0, "f0.5": 1.0}
     deleted = score("m2", [""], None, empty)

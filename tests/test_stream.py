@@ -134,7 +134,7 @@ def test_failures_are_isolated_with_their_index(en: errtype.Annotator,
     assert info.value.index == 1 and info.value.reason == "RuntimeError: tagger exploded"
     results = list(en.annotate_stream(items, batch_size=2, on_error="skip", max_tokens=3))
     assert [r.error for r in results] == [
-        None, "RuntimeError: tagger exploded", "more than --max-tokens 3 tokens"]
+        None, "RuntimeError: tagger exploded", "more than 3 tokens (the max_tokens limit)"]
     assert results[1].orig.texts == ("b", ".") and results[1].edits == [[], []]
     assert results[0].edits[0][0].c_str == "!"
 

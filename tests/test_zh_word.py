@@ -16,14 +16,15 @@ from pathlib import Path
 import pytest
 
 from errtype.annotator import Annotator
-from errtype.convert import m2_to_m2, retype_cherrant_block
+from errtype.convert import m2_to_m2, para_to_m2, retype_cherrant_block
 from errtype.errors import ResourceError
+from errtype.lang.packs import JIEBA_UPOS, get_pack
 from errtype.lang.zh.cherrant_types import cherrant_type, word_class
 from errtype.lang.zh.spelling import CharTable, char_meta_path, sound_alike, spelling_error
 from errtype.m2 import read_m2
 from errtype.tokens import Token
 
-from .conftest import peer
+from .conftest import peer, zh_extra
 
 #: a character table in FASPell's format: code point, character, readings in five languages,
 #: decompositions (made up for the test)
@@ -95,7 +96,7 @@ def test_cherrant_types() -> None:
 
 @pytest.fixture(scope="module")
 def zh_word() -> Annotator:
-    peer("jieba", "pip install 'errtype[zh]'")
+    zh_extra()
     return Annotator("zh", granularity="word")
 
 
@@ -180,3 +181,39 @@ def test_agreement_with_cherrant_on_nlpcc2018(tmp_path: Path,
     agree = sum(g == o for g, o in pairs)
     assert agree / len(pairs) >= 0.92
     assert agree >= 4029
+
+
+
+def test_pack_maps_every_jieba_tag_class() -> None:
+    pack = get_pack("zh")
+    assert pack is not None and pack.segmenter == "jieba" and pack.tag_map == JIEBA_UPOS
+    upos = dict(JIEBA_UPOS)
+    assert (upos["n"], upos["nr"], upos["v"], upos["a"], upos["d"], upos["p"], upos["c"],
+            upos["r"], upos["m"], upos["q"], upos["uj"], upos["ul"]) == (
+        "NOUN", "PROPN", "VERB", "ADJ", "ADV", "ADP", "CCONJ", "PRON", "NUM", "NOUN", "PART",
+        "AUX")
+    assert set(upos.values()) <= {"ADJ", "ADP", "ADV", "AUX", "CCONJ", "INTJ", "NOUN", "NUM",
+                                  "PART", "PRON", "PROPN", "PUNCT", "VERB", "X"}
+
+
+def test_word_segmentation_and_tags(zh_word: Annotator) -> None:
+    sent = zh_word.parse("因为在冰箱里 没什么东西也做很好吃的菜。", tokenize=True)
+    assert sent.texts == ("因为", "在", "冰箱", "里", "没什么", "东西", "也", "做", "很",
+                          "好吃", "的", "菜", "。")
+    assert [t.pos for t in sent][:4] == ["CCONJ", "ADP", "NOUN", "ADP"]
+    assert sent[-1].pos == "PUNCT" and sent[0].tag == "c"
+    assert zh_word.language.granularity == "word"
+    assert Annotator("zh").language.granularity == "char"
+
+
+def test_word_level_m2(zh_word: Annotator, tmp_path: Path) -> None:
+    para = tmp_path / "w.para"
+    para.write_text("1\t因为在冰箱里没什么东西也做很好吃的菜。\t即使在冰箱里没什么东西也能做很好吃的菜。\n",
+                    encoding="utf-8")
+    out = tmp_path / "w.m2"
+    para_to_m2(zh_word, para, out)
+    block = next(read_m2(out))
+    assert block.source.split()[:3] == ["因为", "在", "冰箱"]
+    assert [t.label for t in block.targets] == ["T0-A0"]
+    assert [(e.start, e.end, e.type, e.cor) for e in block.edits] == [
+        (0, 1, "R:CCONJ", "即使"), (7, 7, "M:VERB", "能")]

@@ -84,6 +84,12 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
+def gold_hint(note: str) -> str:
+    """What a command adds to a note that the gold was re-typed: how to keep its own edits."""
+    return ("; --edit-gold m2 scores the gold's own edits and types"
+            if note.startswith("gold edits re-typed") else "")
+
+
 def error_line(prog: str, exc: ErrtypeError) -> str:
     """The one error message format: ``PROG: error: FILE, line N: what; what to do``."""
     return f"{prog}: error: {exc}"
@@ -130,8 +136,10 @@ def _stop_signals() -> list[int]:
 
 def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | None = None,
         kept_note: Callable[[], str | None] | None = None, *,
-        args: argparse.Namespace | None = None, stdout_to: str | None = None) -> int:
-    """Run a command body: the paths of ``args`` are checked first (:func:`check_paths`); what
+        args: argparse.Namespace | None = None, stdout_to: str | None = None,
+        before: Callable[[], None] | None = None) -> int:
+    """Run a command body: ``before()`` completes the arguments (e.g. from a config file,
+    :mod:`errtype.cli.config`), then the paths of ``args`` are checked (:func:`check_paths`); what
     the body prints goes to ``stdout_to`` (atomically) when given; typed errors -> one line +
     exit 2; a stop signal (SIGINT, SIGTERM, SIGHUP) -> one line and exit 128 + its number
     (Ctrl-C 130, SIGTERM 143); standard output closed by its reader -> silence and exit 141,
@@ -140,6 +148,8 @@ def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | N
     _STOPPING.clear()
     previous = {s: signal.signal(s, _raise_interrupt) for s in _stop_signals()}
     try:
+        if before is not None:
+            before()
         if args is not None:
             check_paths(args)
         if stdout_to is None or stdout_to == "-":

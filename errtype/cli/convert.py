@@ -1,10 +1,15 @@
-"""errtype convert: M2 -> parallel text per annotator, M2 -> JSON lines, parallel text -> M2.
+"""errtype convert: M2 -> parallel text per annotator, M2 -> JSON lines, parallel text -> M2,
+parallel text or M2 -> GECToR edit tags, and back.
 
   errtype convert m2-to-text IN.m2 -o PREFIX     PREFIX.orig + PREFIX.cor.<annotator id>
   errtype convert m2-to-json IN.m2 -o OUT.jsonl  one JSON object per block, character offsets
+  errtype convert m2-to-table IN.m2 -o OUT --format jsonl|tsv|parquet   one row per edit line
   errtype convert text-to-m2 ORIG COR [COR ...] -o OUT.m2 [errtype-m2 options]
   errtype convert m2-to-cherrant IN.m2 -o OUT.m2  standard M2 -> ChERRANT's dialect (T lines)
   errtype convert cherrant-to-m2 IN.m2 -o OUT.m2  ChERRANT's dialect -> standard M2
+  errtype convert parallel-to-gector -orig SRC -cor TGT -o OUT   GECToR's preprocess_data.py
+  errtype convert parallel-to-gector --from-m2 IN.m2 -o OUT      tags from the M2's edits
+  errtype convert gector-to-text TAGS -o OUT                     tags -> corrected text
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import argparse
 import sys
 
 from .common import describe, details, new_parser, run
-from .files import OUTPUT, PREFIX, m2_input, text_input
+from .files import INPUT, OUTPUT, PREFIX, m2_input, text_input
 
 PROG = "errtype convert"
 TEXT_NOT_M2 = "convert parallel text with: errtype convert text-to-m2 ORIG COR -o OUT.m2"
@@ -58,6 +63,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="invalid UTF-8: stop with an error naming file, line and byte "
                             "(default), or replace it with U+FFFD")
         s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+    tb = sub.add_parser("m2-to-table", help="M2 -> one row per edit line (JSONL, TSV, Parquet)",
+                        description="M2 -> one row per edit line: sentence, annotator, span, "
+                                    "original and corrected text, type and its parts; noops "
+                                    "included (see docs/formats.md)")
+    tb.add_argument("m2_file", type=m2_input(TEXT_NOT_M2), help="M2 file ('-' = standard input)")
+    tb.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+                    help="output file ('-' = standard output, not for parquet)")
+    tb.add_argument("--format", required=True, choices=("jsonl", "tsv", "parquet"),
+                    help="JSON lines, TSV with a header, or Parquet (needs errtype[table])")
+    tb.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                    help="invalid UTF-8: stop with an error naming file, line and byte "
+                         "(default), or replace it with U+FFFD")
+    tb.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
     t = sub.add_parser("text-to-m2", help="parallel text -> M2 (errtype-m2 -orig/-cor)",
                        description="parallel text -> M2; every other option is errtype-m2's "
                                    "(--lang, -tok, -lev, -merge, -j, ...)")
@@ -67,7 +85,84 @@ def build_parser() -> argparse.ArgumentParser:
                    help="corrected text file(s), one per annotator")
     t.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
                    help="output M2 file ('-' = standard output)")
+    _gector_parsers(sub)
     return p
+
+
+def _gector_parsers(sub: argparse._SubParsersAction) -> None:
+    g = sub.add_parser(
+        "parallel-to-gector", help="parallel text or M2 -> GECToR edit tags",
+        description="Parallel text -> the labelled format of GECToR's utils/preprocess_data.py "
+                    "(byte-identical given the same --verb-vocab; the pairs GECToR leaves out "
+                    "are left out and counted on standard error), or, with --from-m2, tags "
+                    "from the edits of an M2 file (see docs/training.md).")
+    hint = "an M2 file is tagged with --from-m2 FILE.m2"
+    g.add_argument("-orig", type=text_input(hint), help="original text, one sentence per line")
+    g.add_argument("-cor", type=text_input(hint), help="corrected text, one sentence per line")
+    g.add_argument("--from-m2", metavar="M2", type=m2_input(TEXT_NOT_M2),
+                   help="tag the corrections of this M2 file with the spans of its edits "
+                        "instead of GECToR's difflib alignment of -orig and -cor")
+    g.add_argument("--annotator", type=int, metavar="ID",
+                   help="--from-m2: only this annotator's corrections (default: one line per "
+                        "block and annotator)")
+    g.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output tag file ('-' = standard output)")
+    g.add_argument("--keep-untaggable", action="store_true",
+                   help="write a line for every pair, also those GECToR's script leaves out "
+                        "(empty lines, tags that do not read back to the correction)")
+    g.add_argument("--jobs", "-j", type=int, default=1,
+                   help="worker processes (default: 1; the output is the same)")
+    t = sub.add_parser("gector-to-text", help="GECToR edit tags -> corrected text",
+                       description="GECToR tag lines -> the corrected sentences, as GECToR's "
+                                   "preprocess_data.py reads its tags back")
+    t.add_argument("tags", type=INPUT, help="tag file, one tagged sentence per line")
+    t.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+                   help="corrected text ('-' = standard output)")
+    t.add_argument("--source-out", type=OUTPUT, metavar="FILE",
+                   help="also write the source tokens of every line to FILE")
+    for s in (g, t):
+        s.add_argument("--verb-vocab", type=INPUT, metavar="FILE",
+                       help="verb-form vocabulary (GECToR's data/verb-form-vocab.txt format; "
+                            "default: errtype's, generated from LemmInflect)")
+        s.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                       help="invalid UTF-8: stop with an error naming file, line and byte "
+                            "(default), or replace it with U+FFFD")
+        s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+
+
+def _gector(args: argparse.Namespace) -> str:
+    """Run a GECToR subcommand; the summary to print."""
+    from ..convert.gector import VerbForms
+    from ..convert.gector_files import gector_to_text, m2_to_gector, parallel_to_gector
+
+    verbs = None if args.verb_vocab is None else VerbForms.read(args.verb_vocab)
+    if args.command == "gector-to-text":
+        n = gector_to_text(args.tags, args.out, source_out=args.source_out, verbs=verbs,
+                           encoding_errors=args.encoding_errors)
+        return f"wrote {args.out} ({n} lines)"
+    opts = dict(verbs=verbs, keep_untaggable=args.keep_untaggable, jobs=args.jobs,
+                encoding_errors=args.encoding_errors)
+    if args.from_m2 is not None:
+        report = m2_to_gector(args.from_m2, args.out, annotator=args.annotator, **opts)
+    else:
+        report = parallel_to_gector(args.orig, args.cor, args.out, **opts)
+    return f"wrote {args.out}: {report.summary()}"
+
+
+def _usage(args: argparse.Namespace) -> str | None:
+    if args.command == "m2-to-table" and args.format == "parquet" and args.out == "-":
+        return "--format parquet needs an output file (-o FILE), not standard output"
+    if args.command != "parallel-to-gector":
+        return None
+    if args.from_m2 is not None and (args.orig or args.cor):
+        return "give either -orig and -cor, or --from-m2"
+    if args.from_m2 is None and not (args.orig and args.cor):
+        return "give -orig and -cor (or --from-m2 FILE.m2)"
+    if args.annotator is not None and args.from_m2 is None:
+        return "--annotator applies to --from-m2"
+    if args.jobs < 1:
+        return "--jobs must be at least 1"
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,8 +176,23 @@ def main(argv: list[str] | None = None) -> int:
         return run(prog, lambda: m2.main(["-orig", args.orig, "-cor", *args.cors, "--out",
                                           args.out, *rest], prog=prog), args=args)
     args = parser.parse_args(argv)
+    if error := _usage(args):
+        parser.error(error)
 
     def body() -> int:
+        if args.command == "m2-to-table":
+            from ..convert.table import m2_to_table
+
+            n = m2_to_table(args.m2_file, args.out, args.format,
+                            encoding_errors=args.encoding_errors)
+            if not args.quiet:
+                print(f"{PROG}: wrote {args.out} ({n} rows)", file=sys.stderr)
+            return 0
+        if "gector" in args.command:
+            summary = _gector(args)
+            if not args.quiet or "left out" in summary:
+                print(f"{PROG} {args.command}: {summary}", file=sys.stderr)
+            return 0
         from .. import m2
         from ..convert import m2_to_dialect, m2_to_jsonl, m2_to_text
 

@@ -19,14 +19,16 @@ PROG = "errtype-m2"
 #: what to do with an M2 file given as text, and with text given as the M2 file
 M2_NOT_TEXT = "re-annotate an M2 file with -gold or -auto: errtype-m2 -gold FILE.m2 -o OUT.m2"
 TEXT_NOT_M2 = "give parallel text with -orig ORIG -cor COR [COR ...]"
+#: --format choices (errtype.convert.table.FORMATS, not imported at start-up)
+FORMATS = ("m2", "jsonl", "tsv", "parquet")
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p = new_parser(
         prog,
         "Extract and type edits. Parallel mode: -orig F -cor F [F ...] -o F, or "
-        "pre-parsed: --conllu-orig F --conllu-cor F [F ...] -o F. "
-        "M2 mode: (-gold | -auto) M2_FILE -o F.")
+        "pre-parsed: --conllu-orig F --conllu-cor F [F ...] -o F, or ChERRANT's parallel "
+        "format: --para F -o F. M2 mode: (-gold | -auto) M2_FILE -o F.")
     p.add_argument("m2_file", nargs="?", type=m2_input(TEXT_NOT_M2),
                    help="M2 file to re-annotate (with -gold or -auto)")
     mode = p.add_mutually_exclusive_group()
@@ -36,6 +38,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                    help="original text, one sentence per line")
     p.add_argument("-cor", nargs="+", type=text_input(M2_NOT_TEXT),
                    help="corrected text file(s), one per annotator")
+    p.add_argument("--para", metavar="F", type=text_input(M2_NOT_TEXT),
+                   help="ChERRANT's parallel file: id<TAB>source<TAB>reference 1<TAB>reference "
+                        "2 ... (any number of references, none included), one block per line")
     p.add_argument("--conllu-orig", metavar="F", type=INPUT,
                    help="original sentences pre-parsed as CoNLL-U (Stanza, UDPipe, Trankit)")
     p.add_argument("--conllu-cor", nargs="+", metavar="F", type=INPUT,
@@ -72,7 +77,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         "from its last complete batch (output identical to an uninterrupted "
                         "run)")
     p.add_argument("--jobs", "-j", type=int, default=1,
-                   help="worker processes for parallel mode (default: 1)")
+                   help="worker processes (default: 1; the output is the same)")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="parallel mode on a Dask cluster: 'local:N' (N local worker processes) "
                         "or a scheduler address 'tcp://HOST:PORT' (needs errtype[dask]; the "
@@ -83,9 +88,35 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                    help="invalid UTF-8 in the input: stop with an error naming file, line and "
                         "byte (default), or replace it with U+FFFD")
     p.add_argument("--batch-size", type=int, default=256, help="sentences parsed per batch")
+    p.add_argument("--format", choices=FORMATS, default="m2",
+                   help="output format: M2 (default), or one row per edit line as JSON lines, "
+                        "TSV or Parquet (needs errtype[table]); see docs/formats.md")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar or summary")
     add_backend_options(p)
+    g = p.add_argument_group("languages written without spaces (zh)")
+    g.add_argument("--granularity", choices=("char", "word"),
+                   help="tokens: characters (default; ChERRANT's char level) or words "
+                        "(segmented and tagged by jieba)")
+    g.add_argument("--scheme", choices=("errtype", "cherrant"),
+                   help="word-level error types: errtype's UD types (default) or ChERRANT's "
+                        "(char level types are always ChERRANT's operation letters M/R/S/W)")
+    g.add_argument("--no-simplified", "--no_simplified", dest="no_simplified",
+                   action="store_true",
+                   help="keep the references as written (default: converted to simplified "
+                        "characters with OpenCC t2s, as ChERRANT does)")
     return p
+
+
+def language_options(args: argparse.Namespace) -> dict[str, object]:
+    """The options of a language written without spaces that were given on the command line."""
+    opts: dict[str, object] = {}
+    if args.granularity:
+        opts["granularity"] = args.granularity
+    if args.scheme:
+        opts["scheme"] = args.scheme
+    if args.no_simplified:
+        opts["simplified"] = False
+    return opts
 
 
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
@@ -97,6 +128,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         parser.error(error)
     parallel = args.orig is not None
     conllu = args.conllu_orig is not None
+    para = args.para is not None
     state = {"done": 0, "total": None}
 
     def note() -> str:
@@ -112,6 +144,10 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         # input problems found without reading the data are reported before the model loads
         if parallel:
             state["total"] = check_line_counts([args.orig, *args.cor])
+        elif para:
+            from ..textio import count_lines
+
+            state["total"] = None if args.para == "-" else count_lines(args.para)
         elif conllu:
             from ..parse.conllu import check_sentence_counts
 
@@ -126,7 +162,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
 
             annotator = Annotator(args.lang, parser=PreParsed())
         else:
-            annotator = load(args.lang, **backend_options(args))
+            annotator = load(args.lang, **backend_options(args), **language_options(args))
         with Progress(state["total"], prog, enabled=None if not args.quiet else False
                       ) as bar:
             def tick(n: int) -> None:
@@ -143,6 +179,15 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
                     errant_noop=args.errant_noop or args.errant_compat,
                     jobs=args.jobs, encoding_errors=args.encoding_errors,
                     merge_run_limit=args.merge_run_limit, resume=args.resume)
+            elif para:
+                from ..convert import para_to_m2
+
+                report = para_to_m2(
+                    annotator, args.para, args.out, lev=args.lev, merging=args.merge,
+                    on_error=args.on_error, max_tokens=args.max_tokens, progress=tick,
+                    batch_size=args.batch_size, jobs=args.jobs,
+                    encoding_errors=args.encoding_errors,
+                    merge_run_limit=args.merge_run_limit, resume=args.resume)
             elif parallel:
                 report = parallel_to_m2(
                     annotator, args.orig, args.cor, args.out, tokenize=args.tok, lev=args.lev,
@@ -158,9 +203,36 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
                                   lev=args.lev, merging=args.merge, progress=tick,
                                   encoding_errors=args.encoding_errors,
                                   on_error=args.on_error, errant_compat=args.errant_compat,
-                                  merge_run_limit=args.merge_run_limit, resume=args.resume)
+                                  merge_run_limit=args.merge_run_limit, resume=args.resume,
+                                  jobs=args.jobs)
         _print_report(args, report, prog)
         return 0
+
+    def tabled() -> int:
+        """``body``, its M2 written to a temporary file and turned into ``--format``."""
+        if args.format == "m2":
+            return body()
+        import os
+        import tempfile
+
+        from ..convert.table import m2_to_table
+        from ..textio import sibling_temporary
+
+        out = args.out
+        fd, tmp = tempfile.mkstemp(suffix=".m2") if out == "-" else \
+            sibling_temporary(out, ".m2.tmp")
+        os.close(fd)
+        try:
+            args.out = tmp
+            code = body()
+            args.out = out
+            rows = m2_to_table(tmp, out, args.format)
+        finally:
+            args.out = out
+            os.unlink(tmp)
+        if not args.quiet:
+            print(f"{prog}: wrote {rows} edit rows as {args.format}", file=sys.stderr)
+        return code
 
     def kept() -> str | None:
         from ..checkpoint import PARTIAL, kept_items
@@ -171,27 +243,38 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         return (f"{n} sentences are kept in {args.out}{PARTIAL}; rerun the same command to "
                 "continue")
 
-    return run(prog, body, note, kept, args=args)
+    return run(prog, tabled, note, kept, args=args)
 
 
 def _check_modes(args: argparse.Namespace) -> str | None:
     """The usage error of an inconsistent set of mode options, if any."""
     parallel = args.orig is not None or args.cor is not None
     conllu = args.conllu_orig is not None or args.conllu_cor is not None
+    para = args.para is not None
     m2 = args.gold or args.auto or args.m2_file
-    if sum(map(bool, (parallel, conllu, m2))) > 1:
-        return "use one of -orig/-cor, --conllu-orig/--conllu-cor or -gold/-auto M2_FILE"
+    if sum(map(bool, (parallel, conllu, para, m2))) > 1:
+        return "use one of -orig/-cor, --para, --conllu-orig/--conllu-cor or -gold/-auto " \
+               "M2_FILE"
+    if language_options(args):
+        from ..lang.packs import get_pack
+
+        pack = get_pack(args.lang)
+        if pack is None or pack.segmenter is None:
+            return "--granularity, --scheme and --no-simplified apply to languages written " \
+                   f"without spaces (zh), not --lang {args.lang}"
     if parallel and not (args.orig and args.cor):
         return "parallel mode needs both -orig and -cor"
     if conllu and not (args.conllu_orig and args.conllu_cor):
         return "CoNLL-U mode needs both --conllu-orig and --conllu-cor"
-    if not (parallel or conllu) and not ((args.gold or args.auto) and args.m2_file):
-        return "give -orig/-cor files, --conllu-orig/--conllu-cor files, or -gold/-auto with " \
-               "an M2 file"
+    if not (parallel or conllu or para) and not ((args.gold or args.auto) and args.m2_file):
+        return "give -orig/-cor files, a --para file, --conllu-orig/--conllu-cor files, or " \
+               "-gold/-auto with an M2 file"
     if conllu and args.tok:
         return "-tok does not apply to pre-parsed CoNLL-U input"
     if args.dask and not parallel:
         return "--dask runs parallel mode (-orig/-cor) only"
+    if para and args.tok:
+        return "-tok does not apply to --para (the language segments its text)"
     if args.dask and args.jobs != 1:
         return "use either --dask or --jobs"
     if args.jobs < 1:
@@ -200,6 +283,11 @@ def _check_modes(args: argparse.Namespace) -> str | None:
         return "--merge-run-limit must be at least 0"
     if args.resume and args.out == "-":
         return "--resume needs an output file (-o FILE), not standard output"
+    if args.resume and args.format != "m2":
+        return (f"--resume writes M2; resume to M2, then convert it: errtype convert "
+                f"m2-to-table OUT.m2 -o OUT.{args.format} --format {args.format}")
+    if args.format == "parquet" and args.out == "-":
+        return "--format parquet needs an output file (-o FILE), not standard output"
     return None
 
 
@@ -215,7 +303,8 @@ def _run_dask(args: argparse.Namespace, state: dict, prog: str = PROG) -> int:
     from ..progress import Progress
 
     settings = Settings.make(
-        args.lang, backend_options(args), lev=args.lev, merging=args.merge, tokenize=args.tok,
+        args.lang, {**backend_options(args), **language_options(args)}, lev=args.lev,
+        merging=args.merge, tokenize=args.tok,
         on_error=args.on_error, max_tokens=args.max_tokens,
         errant_noop=args.errant_noop or args.errant_compat,
         batch_size=args.batch_size, merge_run_limit=args.merge_run_limit)

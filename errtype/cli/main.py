@@ -16,7 +16,7 @@ COMMANDS = {
     "ratio": ("ratio", "human-relative ratio scoring (= errtype-ratio)"),
     "meta": ("meta", "correlation of metrics with human judgments (= errtype-meta)"),
     "lint": ("lint", "check an M2 file: duplicate, overlapping, out-of-range edits, ..."),
-    "convert": ("convert", "M2 -> parallel text or JSON lines, parallel text -> M2"),
+    "convert": ("convert", "M2 -> text, JSON lines or tables; text -> M2; GECToR edit tags"),
     "report": ("report", "HTML report / tables: per-type CIs, system comparison"),
     "download": ("download", "download a model, e.g. 'errtype download cs'"),
 }

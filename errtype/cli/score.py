@@ -26,13 +26,20 @@ from typing import Any
 
 from ..errors import InputError
 from ..textio import atomic_output
-from .common import add_backend_options, add_output_option, backend_options, new_parser, run
+from .common import (
+    add_backend_options,
+    add_output_option,
+    backend_options,
+    gold_hint,
+    new_parser,
+    run,
+)
 from .files import INPUT, NAMED_INPUT, OUTPUT, text_input
 
 PROG = "errtype score"
 
-#: options of this command that set a metric setting of the same meaning
-_F_METRICS = ("maxmatch", "sentm2", "errant", "senterrant", "goto", "cherrant")
+#: metrics with an F-beta that are not ERRANT-edit metrics (those all have one: --beta)
+_F_METRICS = ("maxmatch", "sentm2", "cherrant")
 #: metrics that run torch models (``--device``, ``--dtype``)
 _TORCH_METRICS = ("impara", "some", "bertscore", "scribendi")
 #: errant_compare's options, which ChERRANT's scorer shares: option name -> metric setting
@@ -62,14 +69,20 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--tsv", action="store_true",
                      help="write TSV: one row per system and metric")
     add_output_option(p, "the scores")
-    p.add_argument("--sent", action="store_true", help="also per-sentence scores")
-    p.add_argument("--list", action="store_true", help="list the available metrics and exit")
+    p.add_argument("--sent", action="store_true",
+                   help="also per-sentence scores (the table: on its scale, percentages; "
+                        "--tsv/--json: raw values, as their corpus scores)")
+    p.add_argument("--list", action="store_true",
+                   help="list the available metrics (with the other names they answer to, "
+                        "e.g. maxmatch = m2) and exit")
     g = p.add_argument_group("metric settings")
     g.add_argument("--beta", type=float, default=None,
                    help="F beta of the F-score metrics (default: each metric's, 0.5)")
-    g.add_argument("--edit-gold", choices=list(EDIT_GOLD), default="m2",
-                   help="gold edits of errant/senterrant/goto from an M2 gold: " + "; ".join(
-                       f"{k} = {v}" for k, v in EDIT_GOLD.items()) + " (default: m2)")
+    g.add_argument("--edit-gold", choices=list(EDIT_GOLD), default="detect",
+                   help="gold edits of the ERRANT-edit metrics (errant, senterrant, cleme, "
+                        "goto, pt-errant) from an M2 gold: " + "; ".join(
+                       f"{k} = {v}" for k, v in EDIT_GOLD.items()) + " (default: detect, "
+                        "as errtype report)")
     g.add_argument("--goto-weights", metavar="FILE", type=INPUT,
                    help="GoToScorer: read the chunk weights from FILE (default: weigh them by "
                         "all --hyp systems)")
@@ -113,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="cherrant: score the blocks before index J, in both files "
                         "(ChERRANT's --end)")
     g.add_argument("-O", "--option", action="append", default=[], metavar="METRIC.KEY=VALUE",
-                   help="any metric setting, e.g. -O goto.annotator=1 -O gleu.iterations=100")
+                   help="any metric setting, e.g. -O goto.coder=1 -O gleu.iterations=100")
     add_backend_options(p)
     p.set_defaults(lang=None)
     for action in p._actions:
@@ -137,9 +150,10 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
     out: dict[str, dict[str, Any]] = {n: {} for n in names}
     for n in names:
         canon = ALIASES.get(n, n)
-        if args.beta is not None and canon in _F_METRICS:
+        edits = _is_edit_metric(n)
+        if args.beta is not None and (edits or canon in _F_METRICS):
             out[n]["beta"] = args.beta
-        if canon in ("errant", "senterrant", "goto"):
+        if edits:
             out[n]["lang"] = args.lang
             out[n]["gold_edits"] = args.edit_gold
         if canon == "goto" and args.goto_weights:
@@ -167,8 +181,24 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
         if metric not in out:
             raise InputError(f"-O {opt}: {metric!r} is not one of the metrics asked for "
                              f"({', '.join(names)})")
-        out[metric][field] = _value(val)
+        value = _value(val)
+        if ALIASES.get(metric, metric) == "goto" and field == "annotator" and \
+                isinstance(value, int):
+            field = "coder"  # the gold coder's old name (annotator = the edit extractor now)
+        out[metric][field] = value
     return out
+
+
+def _is_edit_metric(name: str) -> bool:
+    """Whether ``name`` is an ERRANT-edit metric (:class:`errtype.score.edits.base.EditMetric`:
+    it takes ``lang``, ``beta`` and ``gold_edits``)."""
+    from ..score.edits.base import EditMetric
+    from ..score.registry import get_metric
+
+    try:
+        return isinstance(get_metric(name), EditMetric)
+    except (InputError, TypeError):  # unknown (reported when built), or needs settings
+        return False
 
 
 def _build(names: Sequence[str], args: argparse.Namespace) -> list[tuple[str, Any]]:
@@ -214,12 +244,27 @@ def _sentence_value(s: dict[str, Any]) -> Any:
     return ""
 
 
-def _sentence_lines(rows: Sequence[Any]) -> list[str]:
+def _sentence_lines(rows: Sequence[Any], scaled: bool = False) -> list[str]:
+    """Per-sentence scores; ``scaled``: on the corpus table's scale (percentages)."""
     out = ["system\tmetric\tsentence\tscore"]
     for r in rows:
-        out += [f"{r.system}\t{r.metric}\t{s.get('index', i - 1) + 1}\t{_sentence_value(s)}"
-                for i, s in enumerate(r.result.sentences, 1)]
+        for i, s in enumerate(r.result.sentences, 1):
+            value = _sentence_value(s)
+            if scaled and isinstance(value, (int, float)):
+                value = _fmt(float(value), r.scale)
+            out.append(f"{r.system}\t{r.metric}\t{s.get('index', i - 1) + 1}\t{value}")
     return out
+
+
+def metric_list() -> str:
+    """The metrics of the registry, one a line, each with the other names it answers to."""
+    from ..score.registry import ALIASES, available_metrics
+
+    lines = []
+    for name in available_metrics():
+        aliases = [a for a, target in ALIASES.items() if target == name]
+        lines.append(name + (f" (also: {', '.join(aliases)})" if aliases else ""))
+    return "\n".join(lines)
 
 
 def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], fmt: str,
@@ -262,8 +307,8 @@ def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], f
     for r in rows:
         if _cat(r):  # the scripts' own text: the per-type table, then the main table
             out += f"\n{r.system} ({r.metric}):\n{r.result.errant_text()}"
-    if sent:
-        out += "\n" + "\n".join(_sentence_lines(rows)) + "\n"
+    if sent:  # on the table's scale: percentages beside percentages
+        out += "\n" + "\n".join(_sentence_lines(rows, scaled=True)) + "\n"
     return out
 
 
@@ -287,11 +332,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def body() -> int:
-        from ..score.registry import ALIASES, available_metrics, describe
+        from ..score.registry import ALIASES, describe
         from ..score.suite import load_suite, parse_system_arg, score_systems
 
         if args.list:
-            print("\n".join(available_metrics()))
+            print(metric_list())
             return 0
         if not args.metrics:
             raise InputError("no metric given (-m METRIC ...; errtype score --list)")
@@ -313,14 +358,21 @@ def main(argv: list[str] | None = None) -> int:
 
         metrics = _build(args.metrics, args)
         infos = [describe(m) for _, m in metrics]
+        language = None
+        if args.feats:
+            from ..lang import get_language
+
+            language = get_language(args.lang, feats=True)
         suite = load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
                            lang=args.lang, annotator=annotator, unit=args.unit,
-                           same_source=any(i.same_source for i in infos))
+                           same_source=any(i.same_source for i in infos), language=language)
+        seconds: dict[str, float] = {}
+        rows = score_systems(metrics, suite, seconds)
         for note in suite.notes:
             if note.startswith("warning:"):
                 print(f"{PROG}: {note}", file=sys.stderr)
-        seconds: dict[str, float] = {}
-        rows = score_systems(metrics, suite, seconds)
+            else:
+                print(f"{PROG}: note: {note}{gold_hint(note)}", file=sys.stderr)
         for r in rows:
             for note in r.result.notes:
                 if note.startswith("warning:"):

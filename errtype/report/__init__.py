@@ -6,8 +6,10 @@ self-contained HTML report, CSV/Markdown/LaTeX tables and standalone SVG charts.
     >>> html = render_html(build_report(inp))                            # doctest: +SKIP
 
 A gold M2 whose types are not the annotator's type set (CoNLL-2014's NUCLE types) is re-typed
-by the annotator and cached (``load_input(..., gold_types="auto")``; see :mod:`.retype` and
-:mod:`.typesets`).
+by the annotator and cached (``load_input(..., edit_gold="detect")``, the default, as in
+``errtype score``; see :mod:`errtype.retype` and :mod:`errtype.lang.typesets`). Options select
+error types and sentences (:mod:`.select`) and test every system against a baseline
+(:mod:`.paired`); :func:`errtype.report.svg.heatmap` draws systems x types.
 """
 
 from __future__ import annotations

@@ -10,9 +10,11 @@ from urllib.parse import quote, urlencode
 
 from .. import __version__
 from .measures import MISSED, NO_GOLD, Report
-from .svg import corpus_chart, frequency_chart, type_chart
+from .svg import corpus_chart, frequency_chart, heatmap, type_chart
 from .tables import (
     Table,
+    baseline_table,
+    baseline_type_table,
     comparison_table,
     confusion_table,
     corpus_table,
@@ -59,6 +61,8 @@ th[data-sort=desc]::after{content:" \\25BC";font-size:9px}
 .confusion a.diag{background:#d6efd6;font-weight:bold}
 .confusion th{white-space:nowrap} .edit.hit{outline:2px solid #26456e}
 #b-pair button{font-size:11px;margin-left:4px}
+svg.heatmap a.cell{cursor:pointer} svg.heatmap a.cell:hover rect{stroke:#d62728;stroke-width:2}
+span.better{color:#1a7f37;font-weight:bold} span.worse{color:#b42318;font-weight:bold}
 """
 
 JS = r"""
@@ -193,7 +197,8 @@ function renderSentence(i, sys, type, status){
     if (e[0] === e[1]) (ins[e[0]] = ins[e[0]] || []).push(c);
     else for (let k = e[0]; k < e[1]; k++) cls[k].push(c);
   });
-  let h = '<div class="sent" data-index="' + i + '"><span class="n">' + (i + 1) + '</span>';
+  let h = '<div class="sent" data-index="' + i + '" data-id="' + s.id + '"><span class="n">' +
+    s.id + '</span>';
   for (let k = 0; k <= s.src.length; k++) {
     (ins[k] || []).forEach(c => { h += '<span class="ins ' + c + '"></span>'; });
     if (k < s.src.length)
@@ -242,7 +247,7 @@ function applyHash(first){
   showSystemTables(); render();
   if (first && H.get('view')) document.querySelectorAll('main > section').forEach(sec => {
     sec.style.display = sec.id === H.get('view') ? '' : 'none'; });  // one section only
-  if (!first && pair) $('browser').scrollIntoView();
+  if (!first && (pair || H.get('type'))) $('browser').scrollIntoView();
 }
 ['b-sys', 'b-type', 'b-status', 'b-only'].forEach(id => $(id).addEventListener('change', () => {
   if (id !== 'b-sys') pair = null;
@@ -296,6 +301,45 @@ def _browser_data(r: Report) -> str:
     return text.replace("<", "\\u003c")  # no "</script>" or "<!--" inside the script element
 
 
+def _marks_note(r: Report) -> str:
+    if not r.baseline:
+        return ""
+    return (f" ▲/▼ (outlined): the system is better/worse than the baseline "
+            f"{escape(str(r.options.baseline))} on the type (paired bootstrap and approximate "
+            f"randomisation both, Holm over the systems, p &lt; 0.05).")
+
+
+def _significance_cell(column: int) -> Callable[[list[str], int], str]:
+    """Cells of a baseline table; the "vs baseline" column coloured."""
+
+    def cell(row: list[str], j: int) -> str:
+        text = escape(row[j])
+        if j == column and row[j]:
+            return f'<span class="{row[j]}">{text}</span>'
+        return text
+
+    return cell
+
+
+def _baseline_section(r: Report) -> str:
+    """Every system against the baseline: overall measures, then per type."""
+    o = r.options
+    overall, types = baseline_table(r), baseline_type_table(r)
+    return (f'<section id="pairs"><h2>Against the baseline {escape(str(o.baseline))}</h2>'
+            f"{table_html(overall, cell=_significance_cell(len(overall.header) - 1))}"
+            f"<p class=\"note\">Each other system against the baseline, on the same "
+            f"sentences: two-sided paired bootstrap ({o.bootstrap} shared resamples) and "
+            f"approximate randomisation ({o.trials} trials, seed {o.seed}) of the difference; "
+            f"Holm's correction per measure over the {len(r.systems) - 1} system(s). Delta: "
+            f"system minus baseline; for over-correction lower is better. vs baseline: both "
+            f"Holm-corrected p-values &lt; 0.05.</p><h3>Per error type</h3>"
+            f"{table_html(types, cell=_significance_cell(len(types.header) - 1))}"
+            f"<p class=\"note\">F{o.beta:g} (TP/FN by gold type, FP by system type), "
+            f"type-only F{o.beta:g} and sentence-level detection F1 of each type; Holm per "
+            f"type and measure. A type a system never touches (no TP, FP or FN) has no row."
+            f"</p></section>")
+
+
 def render_html(r: Report, title: str = "errtype report") -> str:
     """The whole report as one HTML document."""
     o = r.options
@@ -336,7 +380,15 @@ def render_html(r: Report, title: str = "errtype report") -> str:
                     f"</p></section>")
     sections.append(f'<section id="chart"><h2>Per-type chart</h2>{type_chart(r)}'
                     f"{frequency_chart(r)}</section>")
-    if len(r.systems) > 1:
+    sections.append(f'<section id="heatmap-section"><h2>Systems &times; types</h2>'
+                    f'<div class="scroll">{heatmap(r)}</div><p class="note">F{o.beta:g} per '
+                    f"system and error type (the most frequent gold types"
+                    f"{', of the selection' if o.types else ''}), darker is higher; "
+                    f"—: undefined. A cell opens the system's sentences with edits of the "
+                    f"type in the browser.{_marks_note(r)}</p></section>")
+    if r.baseline:
+        sections.append(_baseline_section(r))
+    elif len(r.systems) > 1:
         pairs = table_html(comparison_table(r))
         tp = type_comparison_table(r)
         sections.append(f'<section id="pairs"><h2>System comparison</h2>{pairs}'
@@ -366,13 +418,16 @@ def render_html(r: Report, title: str = "errtype report") -> str:
     notes_box = (f'<div class="notes" id="notes"><ul>{notes}</ul></div>' if notes else "")
     nav = "".join(f'<a href="#{k}">{v}</a>' for k, v in [
         ("corpus", "Corpus"), ("sentence-measures", "Sentences"), ("types", "Types"),
-        ("confusion", "Confusion"), ("chart", "Chart"), ("pairs", "Comparison"),
+        ("confusion", "Confusion"), ("chart", "Chart"), ("heatmap-section", "Heatmap"),
+        ("pairs", "Baseline" if r.baseline else "Comparison"),
         ("browser", "Browser"), ("signatures", "Signatures")])
+    shown = (f"{r.n_sentences} of {r.n_total} sentences (subset)"
+             if r.n_total and r.n_sentences != r.n_total else f"{r.n_sentences} sentences")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
-            f"<header><h1>{escape(title)}</h1><p>{len(r.systems)} system(s) against "
-            f"{escape(r.gold_name)} &middot; {r.n_sentences} sentences &middot; language "
+            f'<header><h1>{escape(title)}</h1><p id="page-head">{len(r.systems)} system(s) '
+            f"against {escape(r.gold_name)} &middot; {shown} &middot; language "
             f"{escape(r.lang)} &middot; errtype {escape(__version__)}</p></header>"
             f"<nav>{nav}</nav><main>{notes_box}{''.join(sections)}</main>"
             f'<script type="application/json" id="report-data">{_browser_data(r)}</script>'

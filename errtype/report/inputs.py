@@ -1,7 +1,8 @@
 """Report inputs: the gold M2 (or parallel references) and each system's edits.
 
 A gold M2 whose types are not the annotator's type set (NUCLE types against ERRANT-typed
-systems) is re-typed by the annotator by default, and the re-typed gold is cached.
+systems) is re-typed by the annotator by default, as ``errtype score`` does (one rule,
+:meth:`errtype.score.suite.Suite.foreign_gold`), and the re-typed gold is cached.
 
 A system is an M2 file (its own edits) or tokenised text, one sentence per line, whose edits are
 extracted with the language's annotator. Every source sentence is parsed once for all systems,
@@ -11,15 +12,14 @@ and hypotheses equal to the source (or to another system's hypothesis) are not p
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError, ResourceError
 from ..m2 import M2Block
 from ..retype import Retyped
-from ..score.suite import load_suite
-from .typesets import foreign_types, type_set
+from ..score.suite import EDIT_GOLD, load_suite
 
 PathLike = str | os.PathLike[str]
 
@@ -45,100 +45,70 @@ class ReportInput:
     notes: list[str] = field(default_factory=list)
     #: the re-typed gold's origin, when the gold was re-typed
     retyped: Retyped | None = None
+    #: the gold edits scored (:data:`errtype.score.suite.EDIT_GOLD`; "detect" resolved)
+    edit_gold: str = "m2"
 
     @property
     def sources(self) -> list[str]:
         return [b.source for b in self.gold]
 
 
-GOLD_TYPES = ("auto", "keep", "retype")
+#: the old spellings of the gold edit modes (``gold_types=``): "auto" is "detect"
+GOLD_TYPES = {"auto": "detect", "keep": "m2", "retype": "retype"}
 
 
 def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]], *,
                src: PathLike | None = None, lang: str = "en", annotator: Any = None,
-               gold_types: str = "auto", cache: bool = True, unit: str | None = None
-               ) -> ReportInput:
+               edit_gold: str = "detect", gold_types: str | None = None,
+               cache: bool = True, unit: str | None = None) -> ReportInput:
     """Read the gold (one M2 file, or ``src`` + parallel corrected texts) and the systems.
 
     Text systems (and parallel references) are annotated with ``annotator`` or
     ``errtype.load(lang)``, loaded only when needed. Line counts and M2 sources are checked
     against the gold; errors name the file and line.
 
-    ``gold_types`` says what happens to the types of an M2 gold: ``"auto"`` re-types it with
-    the annotator (as ``errtype-m2 -gold``) when it has types outside the annotator's type set
-    (:mod:`.typesets`; e.g. CoNLL-2014's NUCLE types) and every system with typed edits is
-    in that set (text systems always are); ``"keep"`` keeps its types; ``"retype"`` always
-    re-types. The re-typed gold is cached on disk (:mod:`errtype.retype`) unless ``cache=False``.
+    ``edit_gold`` says what the gold edits of an M2 gold are, as for ``errtype score``
+    (:data:`errtype.score.suite.EDIT_GOLD`): ``"detect"`` (default) re-types the gold with the
+    annotator (as ``errtype-m2 -gold``) when it has types outside the annotator's type set
+    (:mod:`errtype.lang.typesets`; e.g. CoNLL-2014's NUCLE types) and every system with typed
+    edits is in that set (text systems always are); ``"m2"`` keeps its edits and types;
+    ``"retype"`` always re-types; ``"auto"`` re-extracts the edits from each annotator's
+    corrected text. The re-typed gold is cached on disk (:mod:`errtype.retype`) unless
+    ``cache=False``. ``gold_types`` is the older spelling (``"auto"``, ``"keep"``,
+    ``"retype"``).
     ``unit``: ``token`` or ``char`` (:func:`errtype.score.units.resolve_unit`).
     """
-    if gold_types not in GOLD_TYPES:
-        raise ValueError(f"gold_types must be one of {', '.join(GOLD_TYPES)}, not {gold_types!r}")
+    if gold_types is not None:
+        if gold_types not in GOLD_TYPES:
+            raise ValueError(f"gold_types must be one of {', '.join(GOLD_TYPES)}, not "
+                             f"{gold_types!r}")
+        edit_gold = GOLD_TYPES[gold_types]
+    if edit_gold not in EDIT_GOLD:
+        raise ValueError(f"edit_gold must be one of {', '.join(EDIT_GOLD)}, not {edit_gold!r}")
     if not ref:
         raise InputError("no reference given")
     suite = load_suite(systems, ref, src, lang=lang,
                        annotator=(lambda: annotator) if annotator is not None else None,
-                       unit=unit)
+                       unit=unit,
+                       language=annotator.language if annotator is not None else None)
     gold = suite.gold()
-    notes = list(suite.notes)
-    retyped = None
-    if suite.is_m2_gold and gold_types != "keep":
-        m2_sys = {s.name: s.blocks for s in suite.systems if s.blocks is not None}
-        text_sys = any(s.blocks is None for s in suite.systems)
-        why = (_foreign_gold(gold, m2_sys, text_sys, lang, annotator, notes)
-               if gold_types == "auto" else "re-typing was asked for")
-        if why:
-            try:
-                ann = suite.annotator()
-            except ResourceError as exc:
-                raise ResourceError(f"{exc} (the annotator re-types the gold, {why}; "
-                                    f"--keep-gold-types keeps its types)") from exc
-            retyped = suite.retype(cache)
-            gold = retyped.blocks
-            notes.append(_retype_note(why, ann, retyped))
+    mode = suite.resolve_edit_gold(edit_gold) if suite.is_m2_gold else "m2"
+    if mode != "m2":
+        try:
+            suite.annotator()
+        except ResourceError as exc:
+            why = suite.retype_reason or f"edit_gold={edit_gold!r} was asked for"
+            raise ResourceError(f"{exc} (the annotator makes the gold's edits, {why})"
+                                ) from exc
+        if mode == "retype":
+            suite.retype(cache)
+        gold = suite.edit_gold(mode)
     blocks = suite.hyp_blocks()
     out = []
     for s in suite.systems:
         origin = (f"{s.path} (M2)" if s.blocks is not None
                   else f"{s.path} (text; edits by errtype-{suite.annotator().lang})")
         out.append(System(s.name, s.hypotheses, blocks[s.name], origin))
-    notes += [n for n in suite.notes if n not in notes]
     used = suite.annotator_if_loaded()
     return ReportInput(gold, out, suite.gold_name, used.lang if used is not None else lang,
-                       notes, retyped)
-
-
-def _foreign_gold(gold: Sequence[M2Block], m2_sys: Mapping[str, Sequence[M2Block]],
-                  text_sys: bool, lang: str, annotator: Any, notes: list[str]) -> str:
-    """Why the gold should be re-typed ('' = it should not): its types outside the
-    annotator's set, when the systems' types are in it. A kept foreign gold gets a note."""
-    from ..lang import get_language
-
-    language = annotator.language if annotator is not None else get_language(lang)
-    known = type_set(language)
-    if known is None:
-        return ""
-    foreign = foreign_types(gold, known)
-    if not foreign:
-        return ""
-    off = [n for n, blocks in m2_sys.items() if foreign_types(blocks, known)]
-    typed = text_sys or any(not e.is_noop for bs in m2_sys.values() for b in bs
-                            for e in b.edits)
-    if off or not typed:
-        why = (f"system(s) {', '.join(off)} use types outside it too" if off
-               else "no system has typed edits")
-        notes.append(f"the gold's types are not errtype's {language.code} type set, but {why}: "
-                     f"the gold keeps its own types")
-        return ""
-    n = sum(foreign.values())
-    top = ", ".join(t for t, _ in foreign.most_common(4))
-    return (f"{n} of its edits carry {len(foreign)} types outside errtype's {language.code} "
-            f"type set (e.g. {top})")
-
-
-def _retype_note(why: str, annotator: Any, r: Retyped) -> str:
-    parser = getattr(annotator.parser, "name", type(annotator.parser).__name__)
-    where = ("read from the cache " if r.cached else "cached in ") + str(r.path) if r.path else (
-        "not cached: no writable cache folder")
-    return (f"gold edits re-typed by errtype's {annotator.lang} annotator ({parser}) because "
-            f"{why}, so the per-type rows compare the systems' types with the gold's; "
-            f"--keep-gold-types keeps the gold's own types; {where}")
+                       list(dict.fromkeys(suite.notes)), suite.retyped, edit_gold=mode)

@@ -19,8 +19,17 @@ Definitions (all on ERRANT span-based correction, errant_compare's choice of ref
   span, or "(missed)"), and system edits touching no gold edit in a "(no gold edit)" row.
 
 Intervals are percentile bootstrap intervals over sentences (one seeded set of resamples for
-every system and measure); paired tests use the same resamples (bootstrap) or a seeded
-approximate randomisation, Holm-corrected over the system pairs.
+every system and measure); the paired tests (:mod:`.paired`) use the same resamples (bootstrap)
+or a seeded approximate randomisation, Holm-corrected over the system pairs, or over the systems
+compared with a baseline.
+
+What is looked at (:mod:`.select`): ``subset`` restricts every number to some sentences;
+``types`` restricts the per-type rows, charts and tests (corpus scores, macro F and the
+sentence-level measures keep every type).
+
+:func:`build_report` runs one step per part of the report: the type index, every system's
+per-sentence counts, their bootstrap sums, then the corpus, per-type and sentence-level rows of
+each system, the paired tests, the notes and the browser's sentences.
 """
 
 from __future__ import annotations
@@ -28,17 +37,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 
+from ..errors import InputError
 from ..m2 import M2Block
 from ..score.common import signature
 from ..score.edits.errant import coder_edits, errant_score
 from ..score.registry import ScoreInput, get_metric
 from . import stats as st
 from .inputs import ReportInput
+from .paired import baseline_tests, compare_pairs
+from .select import parse_subset, select_types, subset_input
 
 SKIP_TYPES = frozenset({"noop", "UNK"})
 
@@ -54,11 +65,26 @@ class ReportOptions:
     level: float = 0.95
     gleu: bool = True
     maxmatch: bool = True
+    #: the system every other is tested against (None: every pair is tested)
+    baseline: str | None = None
+    #: error-type selectors (:mod:`.select`; empty: every type)
+    types: tuple[str, ...] = ()
+    #: sentence subsets (:mod:`.select`; empty: every sentence)
+    subset: tuple[str, ...] = ()
 
     def settings(self) -> dict[str, Any]:
-        return {"beta": self.beta, "bootstrap": self.bootstrap, "ar_trials": self.trials,
-                "seed": self.seed, "ci": f"percentile-{self.level:g}", "resample": "sentences",
-                "holm": "pairs"}
+        out: dict[str, Any] = {"beta": self.beta, "bootstrap": self.bootstrap,
+                               "ar_trials": self.trials, "seed": self.seed,
+                               "ci": f"percentile-{self.level:g}", "resample": "sentences",
+                               "holm": "pairs"}
+        if self.baseline is not None:
+            out["holm"] = "systems-vs-baseline"
+            out["baseline"] = self.baseline
+        if self.types:
+            out["types"] = ",".join(self.types)
+        if self.subset:
+            out["subset"] = ",".join(self.subset)
+        return out
 
 
 def est(value: float, lo: float, hi: float) -> dict[str, float]:
@@ -88,6 +114,10 @@ class Report:
     lang: str = "en"
     origins: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: tests against the baseline: ``{"overall": rows, "types": rows}`` (empty without one)
+    baseline: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: sentences of the whole input (``n_sentences`` is the subset's)
+    n_total: int = 0
 
 
 # --------------------------------------------------------------------------- per-system counts
@@ -105,6 +135,8 @@ class _SystemCounts:
     mm_counts: np.ndarray | None = None
     gleu: Any = None
     edits: list[list[list[Any]]] = field(default_factory=list)
+    #: [n, T_all, 3] per-type counts of every row type (macro F) when --types selects fewer
+    macro_counts: np.ndarray | None = None
 
 
 def _chosen(block: M2Block, coder: int) -> dict[Any, list[str]]:
@@ -175,10 +207,14 @@ def confusion(sentences: Sequence[Sequence[Sequence[Any]]]) -> dict[tuple[str, s
 
 
 def _system_counts(gold: list[M2Block], blocks: list[M2Block], hyps: Sequence[str],
-                   index: dict[str, int], all_types: Sequence[str], beta: float) -> _SystemCounts:
+                   index: dict[str, int], all_types: Sequence[str], beta: float,
+                   macro_index: dict[str, int] | None = None) -> _SystemCounts:
+    """Per-sentence counts of the types of ``index``; ``macro_index``: every row type, when
+    ``index`` is a selection of them (their per-type counts make the macro F)."""
     n, T = len(gold), len(index)
     res = errant_score(blocks, gold, mode="cs", beta=beta)
     per_type = np.zeros((n, T, 3))
+    macro = np.zeros((n, len(macro_index), 3)) if macro_index is not None else None
     det = np.zeros((n, T + 1, 3))
     success = np.zeros((n, T + 1, 2))
     rates = np.zeros((n, 4))
@@ -187,6 +223,8 @@ def _system_counts(gold: list[M2Block], blocks: list[M2Block], hyps: Sequence[st
         for t, c in s["types"].items():
             if t in index:
                 per_type[i, index[t]] = c
+            if macro is not None and macro_index is not None and t in macro_index:
+                macro[i, macro_index[t]] = c
         hd = _chosen(blocks[i], s["hyp_coder"])
         rd = _chosen(gold[i], s["ref_coder"])
         edits.append(_sentence_edits(hd, rd))
@@ -221,7 +259,8 @@ def _system_counts(gold: list[M2Block], blocks: list[M2Block], hyps: Sequence[st
         r = errant_score([blocks[i] for i in rows], [gold[i] for i in rows], mode="cs",
                          beta=beta, filt=other)
         type_only[rows, j] = [(s["tp"], s["fp"], s["fn"]) for s in r.sentences]
-    return _SystemCounts(res, per_type, type_only, det, success, rates, edits=edits)
+    return _SystemCounts(res, per_type, type_only, det, success, rates, edits=edits,
+                         macro_counts=macro)
 
 
 # --------------------------------------------------------------------------- GLEU statistics
@@ -298,182 +337,262 @@ def _ratio_est(full: np.ndarray, boot: np.ndarray, level: float) -> Any:
     return [est(v[j], lo[j], hi[j]) for j in range(full.shape[0])]
 
 
-def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Report:
-    """Compute every table, interval and test of the report for the input's systems."""
-    o = options or ReportOptions()
-    gold, n = inp.gold, len(inp.gold)
+# ------------------------------------------------------------------ the report, step by step
+
+
+@dataclass
+class _TypeIndex:
+    """The report's error types: gold frequencies, the row order (gold types by frequency,
+    then system-only types; ``--types`` keeps a selection) and every type seen (the filters of
+    the type-only scores)."""
+
+    freq: Counter[str]
+    rows: list[str]
+    every: list[str]
+    system_types: set[str]
+    #: every row type, when ``rows`` are a selection of them
+    unselected: list[str] | None = None
+
+    @property
+    def index(self) -> dict[str, int]:
+        return {t: j for j, t in enumerate(self.rows)}
+
+
+def _type_index(gold: Sequence[M2Block], systems: Sequence[Any], selectors: Sequence[str]
+                ) -> _TypeIndex:
     freq = Counter(e.type for b in gold for e in b.edits if e.type not in SKIP_TYPES)
-    hyp_types = {e.type for s in inp.systems for b in s.blocks for e in b.edits}
-    all_types = sorted(set(freq) | hyp_types | {e.type for b in gold for e in b.edits})
-    types = sorted(freq, key=lambda t: (-freq[t], t))
-    types += sorted(t for t in hyp_types if t not in freq and t not in SKIP_TYPES)
-    index = {t: j for j, t in enumerate(types)}
-    T = len(types)
-    weights = st.bootstrap_weights(n, o.bootstrap, o.seed)
+    system_types = {e.type for s in systems for b in s.blocks for e in b.edits}
+    every = sorted(set(freq) | system_types | {e.type for b in gold for e in b.edits})
+    rows = sorted(freq, key=lambda t: (-freq[t], t))
+    rows += sorted(t for t in system_types if t not in freq and t not in SKIP_TYPES)
+    chosen = select_types(rows, selectors)
+    return _TypeIndex(freq, chosen, every, system_types, rows if chosen != rows else None)
+
+
+def _count_systems(inp: ReportInput, types: _TypeIndex, o: ReportOptions
+                   ) -> tuple[dict[str, _SystemCounts], dict[str, str]]:
+    """Every system's per-sentence counts (ERRANT, per type, GECLens measures, MaxMatch,
+    GLEU statistics) and the signatures of the metrics behind them."""
+    gold, n = inp.gold, len(inp.gold)
     counts: dict[str, _SystemCounts] = {}
-    sigs: dict[str, str] = {}
+    signatures: dict[str, str] = {}
     refs = None
     if o.gleu:
         from ..score.extract import gold_references
 
         refs = gold_references(gold)
     for s in inp.systems:
-        c = _system_counts(gold, s.blocks, s.hypotheses, index, all_types, o.beta)
-        sigs["errant"] = c.errant.signature
+        macro = ({t: j for j, t in enumerate(types.unselected)} if types.unselected is not None
+                 else None)
+        c = _system_counts(gold, s.blocks, s.hypotheses, types.index, types.every, o.beta,
+                           macro)
+        signatures["errant"] = c.errant.signature
         data = ScoreInput(gold, s.hypotheses, s.blocks, name=s.name)
         if o.maxmatch:
-            mm = get_metric("maxmatch", beta=o.beta)
-            c.maxmatch = mm.score(data)
+            c.maxmatch = get_metric("maxmatch", beta=o.beta).score(data)
             c.mm_counts = np.array([(x["tp"], x["fp"], x["fn"]) for x in c.maxmatch.sentences],
                                    dtype=float).reshape(n, 3)
-            sigs["maxmatch"] = c.maxmatch.signature
-        if o.gleu and refs is not None:
-            g = get_metric("gleu")
-            c.gleu = (g.score(data), _gleu_stats(inp.sources, refs, s.hypotheses, 4))
-            sigs["gleu"] = c.gleu[0].signature
+            signatures["maxmatch"] = c.maxmatch.signature
+        if refs is not None:
+            c.gleu = (get_metric("gleu").score(data),
+                      _gleu_stats(inp.sources, refs, s.hypotheses, 4))
+            signatures["gleu"] = c.gleu[0].signature
         counts[s.name] = c
+    return counts, signatures
 
-    corpus: dict[str, dict[str, Any]] = {}
-    per_type: dict[str, dict[str, dict[str, Any]]] = {}
-    geclens: dict[str, dict[str, Any]] = {}
-    boot_cache: dict[str, dict[str, np.ndarray]] = {}
-    for name, c in counts.items():
-        tsum = c.per_type.sum(axis=0)
-        tboot = st.resampled_sums(weights, c.per_type)
-        total = np.array([c.errant.counts["tp"], c.errant.counts["fp"], c.errant.counts["fn"]],
-                         dtype=float)
-        tot_sent = np.array([(x["tp"], x["fp"], x["fn"]) for x in c.errant.sentences],
-                            dtype=float).reshape(n, 3)
-        tot_boot = st.resampled_sums(weights, tot_sent)
-        row: dict[str, Any] = {"errant": _prf_est(total, tot_boot, o.beta, o.level),
-                               "counts": {"tp": int(total[0]), "fp": int(total[1]),
-                                          "fn": int(total[2])}}
-        # the printed errant_compare numbers (rounded to 4) next to the unrounded ones
-        row["errant_compare"] = dict(c.errant.corpus)
-        if T:
-            tf = st.prf_array(tsum[:, 0], tsum[:, 1], tsum[:, 2], o.beta)[2]
-            bf = st.prf_array(tboot[..., 0], tboot[..., 1], tboot[..., 2], o.beta)[2]
-            mask = (tsum[:, 0] + tsum[:, 2]) > 0  # types with gold edits (as base.macro_f)
-            mv = float(tf[mask].mean()) if mask.any() else 0.0
-            # each resample averages over its own types with gold edits (a type absent from a
-            # resample has P = R = F = 1 by the scorers' convention and must not count)
-            bmask = (tboot[..., 0] + tboot[..., 2]) > 0
-            nb = bmask.sum(axis=1)
-            mb = np.where(nb > 0, (bf * bmask).sum(axis=1) / np.maximum(nb, 1), 0.0)
-            lo, hi = st.percentile_ci(mb, o.level)
-            row["macro_f"] = est(mv, lo, hi)
-        else:
-            row["macro_f"] = est(0.0, 0.0, 0.0)
-        mm_boot = None
-        if c.mm_counts is not None:
-            mm_boot = st.resampled_sums(weights, c.mm_counts)
-            row["maxmatch"] = _prf_est(c.mm_counts.sum(axis=0), mm_boot, o.beta, o.level)
-            row["maxmatch_scorer"] = dict(c.maxmatch.corpus)
-        if c.gleu is not None:
-            gres, gstats = c.gleu
-            lo, hi = _gleu_ci(gstats, weights, o.seed, o.level, 4)
-            row["gleu"] = est(gres.corpus["gleu"], lo, hi)
-        corpus[name] = row
-        boot_cache[name] = {"types": tboot, "total": tot_boot, "mm": mm_boot,
-                            "total_full": total, "types_full": tsum}
 
-        tests = _prf_est(tsum, tboot, o.beta, o.level) if T else []
-        oboot = st.resampled_sums(weights, c.type_only)
-        only = _prf_est(c.type_only.sum(axis=0), oboot, o.beta, o.level) if T else []
-        dboot = st.resampled_sums(weights, c.det)
-        det = _prf_est(c.det.sum(axis=0), dboot, 1.0, o.level)
-        sboot = st.resampled_sums(weights, c.success)
-        succ = _ratio_est(c.success.sum(axis=0), sboot, o.level)
-        osum, dsum = c.type_only.sum(axis=0), c.det.sum(axis=0)
-        rows: dict[str, dict[str, Any]] = {}
-        for j, t in enumerate(types):
-            n_succ = int(c.success[:, j, 1].sum())
-            rows[t] = {"gold": freq.get(t, 0), "tp": int(tsum[j, 0]), "fp": int(tsum[j, 1]),
-                       "fn": int(tsum[j, 2]), **defined(tests[j], tsum[j]),
-                       "type_only": defined(only[j], osum[j]), "det": defined(det[j], dsum[j]),
-                       "success": succ[j] if n_succ else None, "success_n": n_succ}
-        per_type[name] = rows
-        rsum, rboot = c.rates.sum(axis=0), st.resampled_sums(weights, c.rates)
-        geclens[name] = {
-            "det": det[T], "success": succ[T], "success_n": int(c.success[:, T, 1].sum()),
-            "overcorrection": _ratio_est(rsum[:2], rboot[:, :2], o.level),
-            "clean": int(rsum[1]), "overcorrected": int(rsum[0]),
-            "change_rate": _ratio_est(rsum[2:], rboot[:, 2:], o.level),
-            "changed": int(rsum[2]),
-        }
+@dataclass
+class _Resampled:
+    """One system's counts summed over the corpus (``*_full``) and over each bootstrap
+    resample (``[B, ...]``): the inputs of its intervals and of the paired tests."""
 
-    comparisons, type_comparisons = _compare(counts, boot_cache, types, o)
+    total: np.ndarray  # ERRANT TP/FP/FN per sentence [n, 3]
+    total_full: np.ndarray
+    total_boot: np.ndarray
+    types_full: np.ndarray  # [T, 3]
+    types_boot: np.ndarray
+    type_only_full: np.ndarray
+    type_only_boot: np.ndarray
+    det_full: np.ndarray  # [T + 1, 3]
+    det_boot: np.ndarray
+    success_full: np.ndarray  # [T + 1, 2]
+    success_boot: np.ndarray
+    rates_full: np.ndarray  # [4]
+    rates_boot: np.ndarray
+    mm_boot: np.ndarray | None
+    macro_full: np.ndarray  # per-type counts of every row type (the macro F's) [T_all, 3]
+    macro_boot: np.ndarray
+
+
+def _resample(c: _SystemCounts, weights: np.ndarray, n: int) -> _Resampled:
+    total = np.array([(x["tp"], x["fp"], x["fn"]) for x in c.errant.sentences],
+                     dtype=float).reshape(n, 3)
+    types_boot = st.resampled_sums(weights, c.per_type)
+    macro = c.macro_counts
+    return _Resampled(
+        total=total,
+        total_full=np.array([c.errant.counts["tp"], c.errant.counts["fp"],
+                             c.errant.counts["fn"]], dtype=float),
+        total_boot=st.resampled_sums(weights, total),
+        types_full=c.per_type.sum(axis=0), types_boot=types_boot,
+        type_only_full=c.type_only.sum(axis=0),
+        type_only_boot=st.resampled_sums(weights, c.type_only),
+        det_full=c.det.sum(axis=0), det_boot=st.resampled_sums(weights, c.det),
+        success_full=c.success.sum(axis=0), success_boot=st.resampled_sums(weights, c.success),
+        rates_full=c.rates.sum(axis=0), rates_boot=st.resampled_sums(weights, c.rates),
+        mm_boot=(st.resampled_sums(weights, c.mm_counts) if c.mm_counts is not None
+                 else None),
+        macro_full=c.per_type.sum(axis=0) if macro is None else macro.sum(axis=0),
+        macro_boot=types_boot if macro is None else st.resampled_sums(weights, macro))
+
+
+def _macro_f(rs: _Resampled, beta: float, level: float) -> dict[str, float]:
+    """Mean per-type F over the types with gold edits (as
+    :func:`errtype.score.common.macro_f`), with its bootstrap interval: each resample averages
+    over its own types with gold edits (a type absent from a resample has P = R = F = 1 by the
+    scorers' convention and must not count). Every row type counts, selected or not."""
+    full, boot = rs.macro_full, rs.macro_boot
+    if not len(full):
+        return est(0.0, 0.0, 0.0)
+    f_full = st.prf_array(full[:, 0], full[:, 1], full[:, 2], beta)[2]
+    f_boot = st.prf_array(boot[..., 0], boot[..., 1], boot[..., 2], beta)[2]
+    mask = (full[:, 0] + full[:, 2]) > 0
+    value = float(f_full[mask].mean()) if mask.any() else 0.0
+    bmask = (boot[..., 0] + boot[..., 2]) > 0
+    nb = bmask.sum(axis=1)
+    means = np.where(nb > 0, (f_boot * bmask).sum(axis=1) / np.maximum(nb, 1), 0.0)
+    lo, hi = st.percentile_ci(means, level)
+    return est(value, lo, hi)
+
+
+def _corpus_row(c: _SystemCounts, rs: _Resampled, weights: np.ndarray, o: ReportOptions
+                ) -> dict[str, Any]:
+    """Corpus scores: ERRANT P/R/F (with errant_compare's printed numbers), macro F, MaxMatch,
+    GLEU, each with its interval."""
+    total = rs.total_full
+    row: dict[str, Any] = {"errant": _prf_est(total, rs.total_boot, o.beta, o.level),
+                           "counts": {"tp": int(total[0]), "fp": int(total[1]),
+                                      "fn": int(total[2])},
+                           # the printed errant_compare numbers (rounded to 4) beside them
+                           "errant_compare": dict(c.errant.corpus)}
+    row["macro_f"] = _macro_f(rs, o.beta, o.level)
+    if c.mm_counts is not None and rs.mm_boot is not None:
+        row["maxmatch"] = _prf_est(c.mm_counts.sum(axis=0), rs.mm_boot, o.beta, o.level)
+        row["maxmatch_scorer"] = dict(c.maxmatch.corpus)
+    if c.gleu is not None:
+        result, stats = c.gleu
+        lo, hi = _gleu_ci(stats, weights, o.seed, o.level, 4)
+        row["gleu"] = est(result.corpus["gleu"], lo, hi)
+    return row
+
+
+def _type_rows(c: _SystemCounts, rs: _Resampled, types: _TypeIndex, o: ReportOptions
+               ) -> tuple[dict[str, dict[str, Any]], Any, Any]:
+    """Per-type rows (counts, P/R/F, type-only, detection, success; undefined values None)
+    and the detection and success estimates of every column (the last: any type)."""
+    T = len(types.rows)
+    f = _prf_est(rs.types_full, rs.types_boot, o.beta, o.level) if T else []
+    only = _prf_est(rs.type_only_full, rs.type_only_boot, o.beta, o.level) if T else []
+    det = _prf_est(rs.det_full, rs.det_boot, 1.0, o.level)
+    success = _ratio_est(rs.success_full, rs.success_boot, o.level)
+    rows: dict[str, dict[str, Any]] = {}
+    for j, t in enumerate(types.rows):
+        counts = rs.types_full[j]
+        n_success = int(c.success[:, j, 1].sum())
+        rows[t] = {"gold": types.freq.get(t, 0), "tp": int(counts[0]), "fp": int(counts[1]),
+                   "fn": int(counts[2]), **defined(f[j], counts),
+                   "type_only": defined(only[j], rs.type_only_full[j]),
+                   "det": defined(det[j], rs.det_full[j]),
+                   "success": success[j] if n_success else None, "success_n": n_success}
+    return rows, det, success
+
+
+def _sentence_measures(c: _SystemCounts, rs: _Resampled, det: Any, success: Any, T: int,
+                       level: float) -> dict[str, Any]:
+    """The GECLens sentence-level measures: detection and success over any type,
+    over-correction and change rate."""
+    rates, boot = rs.rates_full, rs.rates_boot
+    return {
+        "det": det[T], "success": success[T], "success_n": int(c.success[:, T, 1].sum()),
+        "overcorrection": _ratio_est(rates[:2], boot[:, :2], level),
+        "clean": int(rates[1]), "overcorrected": int(rates[0]),
+        "change_rate": _ratio_est(rates[2:], boot[:, 2:], level),
+        "changed": int(rates[2]),
+    }
+
+
+def _notes(inp: ReportInput, types: _TypeIndex, o: ReportOptions, n_all: int) -> list[str]:
     notes = list(inp.notes)
-    if freq and hyp_types and not (set(freq) & hyp_types):
+    if types.freq and types.system_types and not (set(types.freq) & types.system_types):
         notes.append("the gold and the systems use disjoint type sets (e.g. NUCLE vs ERRANT "
                      "types): per-type TP/FN follow the gold types, FP the system types; "
-                     "re-type the gold with the annotator (--retype-gold) to compare per type")
-    sentences = []
-    for i, b in enumerate(gold):
-        sentences.append({"src": b.tokens,
-                          "sys": {name: c.edits[i] for name, c in counts.items()},
-                          "hyp": {s.name: s.hypotheses[i] for s in inp.systems}})
-    sigs["report"] = signature("report", {**o.settings(), "lang": inp.lang,
-                                          "systems": len(inp.systems)})
+                     "re-type the gold with the annotator to compare per type")
+    if o.subset:
+        notes.append(f"subset {' '.join(o.subset)}: {len(inp.gold)} of {n_all} sentences; "
+                     f"every number is computed on these sentences")
+    if o.types:
+        notes.append(f"types {' '.join(o.types)}: {len(types.rows)} error types in the "
+                     f"per-type tables, charts and tests; corpus scores and sentence-level "
+                     f"measures count every edit")
+    return notes
+
+
+def _browser_sentences(inp: ReportInput, counts: dict[str, _SystemCounts],
+                       numbers: Sequence[int]) -> list[dict[str, Any]]:
+    """Per sentence: its number in the whole input (1-based), source tokens, every system's
+    edits and hypothesis."""
+    return [{"id": numbers[i] + 1, "src": b.tokens,
+             "sys": {name: c.edits[i] for name, c in counts.items()},
+             "hyp": {s.name: s.hypotheses[i] for s in inp.systems}}
+            for i, b in enumerate(inp.gold)]
+
+
+def _selected_confusion(cells: dict[tuple[str, str], int], types: _TypeIndex, o: ReportOptions
+                        ) -> dict[tuple[str, str], int]:
+    """The confusion cells of the selected types (all without ``--types``): gold edits of a
+    selected type, and system edits of a selected type touching no gold edit."""
+    if not o.types:
+        return cells
+    keep = set(types.rows)
+    return {(g, h): k for (g, h), k in cells.items()
+            if g in keep or (g == NO_GOLD and h in keep)}
+
+
+def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Report:
+    """Compute every table, interval and test of the report for the input's systems: the
+    sentences of ``options.subset``, the error types of ``options.types``, the paired tests
+    against ``options.baseline`` (all pairs without one)."""
+    o = options or ReportOptions()
+    names = [s.name for s in inp.systems]
+    if o.baseline is not None and o.baseline not in names:
+        raise InputError(f"--baseline {o.baseline!r} is not one of the systems "
+                         f"({', '.join(names)})")
+    n_all = len(inp.gold)
+    numbers = list(range(n_all))
+    if o.subset:
+        inp, numbers = subset_input(inp, [parse_subset(spec) for spec in o.subset])
+    n = len(inp.gold)
+    types = _type_index(inp.gold, inp.systems, o.types)
+    counts, signatures = _count_systems(inp, types, o)
+    weights = st.bootstrap_weights(n, o.bootstrap, o.seed)
+    resampled = {name: _resample(c, weights, n) for name, c in counts.items()}
+    corpus, per_type, geclens = {}, {}, {}
+    for name, c in counts.items():
+        rs = resampled[name]
+        corpus[name] = _corpus_row(c, rs, weights, o)
+        per_type[name], det, success = _type_rows(c, rs, types, o)
+        geclens[name] = _sentence_measures(c, rs, det, success, len(types.rows), o.level)
+    comparisons, type_comparisons = compare_pairs(counts, resampled, types.rows, o)
+    baseline = (baseline_tests(counts, resampled, types.rows, o)
+                if o.baseline is not None and len(names) > 1 else {})
+    signatures["report"] = signature("report", {**o.settings(), "lang": inp.lang,
+                                                "systems": len(inp.systems)})
     return Report(
-        systems=[s.name for s in inp.systems], types=types, gold_freq=dict(freq),
-        n_sentences=n, corpus=corpus, per_type=per_type, geclens=geclens,
-        comparisons=comparisons, type_comparisons=type_comparisons, sentences=sentences,
-        confusion={name: confusion(c.edits) for name, c in counts.items()}, signatures=sigs,
-        options=o, gold_name=inp.gold_name, lang=inp.lang,
-        origins={s.name: s.origin for s in inp.systems}, notes=notes)
-
-
-def _compare(counts: dict[str, _SystemCounts], boot: dict[str, dict[str, np.ndarray]],
-             types: list[str], o: ReportOptions
-             ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
-    """Pairwise tests: ERRANT and MaxMatch F overall (paired bootstrap and approximate
-    randomisation, Holm over pairs) and ERRANT F per type (paired bootstrap, Holm over pairs)."""
-    names = list(counts)
-    pairs = list(combinations(names, 2))
-    fstat = st.f_stat(o.beta)
-    out: list[dict[str, Any]] = []
-    for metric in ("errant", "maxmatch"):
-        rows = []
-        for a, b in pairs:
-            if metric == "errant":
-                xa = np.array([(x["tp"], x["fp"], x["fn"]) for x in counts[a].errant.sentences],
-                              dtype=float)
-                xb = np.array([(x["tp"], x["fp"], x["fn"]) for x in counts[b].errant.sentences],
-                              dtype=float)
-                ba, bb = boot[a]["total"], boot[b]["total"]
-            else:
-                if counts[a].mm_counts is None:
-                    continue
-                xa, xb = counts[a].mm_counts, counts[b].mm_counts
-                ba, bb = boot[a]["mm"], boot[b]["mm"]
-            xa, xb = xa.reshape(-1, 3), xb.reshape(-1, 3)
-            fa, fb = fstat(xa.sum(axis=0)), fstat(xb.sum(axis=0))
-            p_boot = st.paired_bootstrap_p(fa, fb, fstat(ba), fstat(bb))
-            p_ar = st.approximate_randomization(xa, xb, fstat, o.trials, o.seed)
-            rows.append({"metric": metric, "a": a, "b": b, "fa": float(fa), "fb": float(fb),
-                         "delta": float(fa - fb), "p_boot": float(p_boot),
-                         "p_ar": float(p_ar)})
-        for key in ("p_boot", "p_ar"):
-            for r, adj in zip(rows, st.holm([r[key] for r in rows]), strict=True):
-                r[key + "_holm"] = adj
-        out += rows
-    per_type: dict[str, list[dict[str, Any]]] = {}
-    if types and pairs:
-        pvals = {}
-        for a, b in pairs:
-            fa, fb = fstat(boot[a]["types_full"]), fstat(boot[b]["types_full"])
-            pvals[(a, b)] = (fa, fb, st.paired_bootstrap_p(
-                fa, fb, fstat(boot[a]["types"]), fstat(boot[b]["types"])))
-        for j, t in enumerate(types):
-            rows = []
-            for (a, b), v in pvals.items():
-                if not boot[a]["types_full"][j].any() or not boot[b]["types_full"][j].any():
-                    continue  # a system without TP, FP or FN of the type has no F to compare
-                rows.append({"a": a, "b": b, "fa": float(v[0][j]), "fb": float(v[1][j]),
-                             "delta": float(v[0][j] - v[1][j]), "p_boot": float(v[2][j])})
-            for r, adj in zip(rows, st.holm([r["p_boot"] for r in rows]), strict=True):
-                r["p_boot_holm"] = adj
-            per_type[t] = rows
-    return out, per_type
-
+        systems=names, types=types.rows, gold_freq=dict(types.freq), n_sentences=n,
+        corpus=corpus, per_type=per_type, geclens=geclens, comparisons=comparisons,
+        type_comparisons=type_comparisons, sentences=_browser_sentences(inp, counts, numbers),
+        confusion={name: _selected_confusion(confusion(c.edits), types, o)
+                   for name, c in counts.items()},
+        signatures=signatures, options=o, gold_name=inp.gold_name, lang=inp.lang,
+        origins={s.name: s.origin for s in inp.systems}, notes=_notes(inp, types, o, n_all),
+        baseline=baseline, n_total=n_all)

@@ -163,4 +163,121 @@ def corpus_chart(r: Report) -> str:
 
 def all_charts(r: Report) -> dict[str, str]:
     """``{file stem: svg}`` of every chart."""
-    return {"corpus": corpus_chart(r), "types": type_chart(r), "frequency": frequency_chart(r)}
+    return {"corpus": corpus_chart(r), "types": type_chart(r), "frequency": frequency_chart(r),
+            "heatmap": heatmap(r)}
+
+
+#: the heatmap's colour scale (ColorBrewer "Blues", light to dark): value 0 to 1
+BLUES = ["#f7fbff", "#deebf7", "#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5",
+         "#08519c", "#08306b"]
+HEATMAP_MEASURES = {"f": "F{beta}", "type_only": "type-only F{beta}", "det": "detection F1"}
+
+
+def _blend(value: float) -> str:
+    """The colour of a value in [0, 1] on :data:`BLUES` (linear between its stops)."""
+    x = max(0.0, min(1.0, value)) * (len(BLUES) - 1)
+    i = min(int(x), len(BLUES) - 2)
+    a, b = BLUES[i], BLUES[i + 1]
+    mix = [round(int(a[k:k + 2], 16) + (x - i) * (int(b[k:k + 2], 16) - int(a[k:k + 2], 16)))
+           for k in (1, 3, 5)]
+    return "#" + "".join(f"{c:02x}" for c in mix)
+
+
+def heatmap_marks(r: Report, measure: str = "f", alpha: float = 0.05
+                  ) -> dict[tuple[str, str], str]:
+    """(system, type) -> "up"/"down": the system is better/worse than the baseline on the
+    type's ``measure`` by both paired tests (:func:`errtype.report.tables.significance`)."""
+    from .tables import significance
+
+    key = {"f": "type", "type_only": "type_only", "det": "type_det"}[measure]
+    out = {}
+    for row in r.baseline.get("types", []):
+        verdict = significance(row, alpha) if row["measure"] == key else ""
+        if verdict:
+            out[(row["system"], row["type"])] = "up" if verdict == "better" else "down"
+    return out
+
+
+def heatmap_value(r: Report, system: str, etype: str, measure: str = "f") -> float | None:
+    """A heatmap cell's value: the system's per-type ``measure`` (None: undefined)."""
+    x = r.per_type[system][etype]
+    value = x["f"] if measure == "f" else x[measure]["f"]
+    return None if value is None else float(value["v"])
+
+
+def heatmap(r: Report, measure: str = "f", max_types: int = 30, cell: int = 34,
+            row: int = 26) -> str:
+    """Systems (rows) x error types (columns, by gold frequency) coloured by a per-type
+    measure: F-beta (``"f"``), type-only F-beta or detection F1; each cell prints the value
+    (percent; a dash where it is undefined) and links to the system's sentences with the type
+    in the report's browser. With a baseline, a triangle marks a type on which a system is
+    significantly better (up) or worse (down) than it (both paired tests, Holm, p < 0.05)."""
+    if measure not in HEATMAP_MEASURES:
+        raise ValueError(f"measure must be one of {', '.join(HEATMAP_MEASURES)}")
+    from urllib.parse import quote, urlencode
+
+    label = HEATMAP_MEASURES[measure].format(beta=f"{r.options.beta:g}")
+    types = [t for t in r.types if r.gold_freq.get(t, 0) > 0][:max_types]
+    marks = heatmap_marks(r, measure)
+    base = r.options.baseline
+    names = [f"{s} (baseline)" if s == base else s for s in r.systems]
+    left = 16 + 7 * max([len(n) for n in names] + [6])
+    longest = 6.2 * max([len(t) for t in types] + [4])  # a label's length in pixels
+    top = 40 + int(longest * 0.82)  # the labels are rotated by 55 degrees
+    width = max(left + cell * len(types) + int(longest * 0.58) + 12, 420)
+    height = top + row * len(r.systems) + 64
+    title = f"{label} per system and error type"
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" id="heatmap-{measure}" class="chart '
+           f'heatmap" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+           f'font-family="Helvetica, Arial, sans-serif" font-size="11">',
+           f"<title>{escape(title)}</title>",
+           '<defs><linearGradient id="heatmap-scale-' + measure + '" x1="0" x2="1" y1="0" '
+           'y2="0">' + "".join(f'<stop offset="{k / (len(BLUES) - 1):.3f}" stop-color="{c}"/>'
+                               for k, c in enumerate(BLUES)) + "</linearGradient></defs>",
+           f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+           f'<text x="{width / 2:.0f}" y="18" text-anchor="middle" font-size="14" '
+           f'font-weight="bold">{escape(title)}</text>']
+    for j, t in enumerate(types):
+        x = left + j * cell + cell / 2
+        out.append(f'<text class="col" transform="translate({x + 4:.1f} {top - 6}) '
+                   f'rotate(-55)" text-anchor="start">{escape(t)}'
+                   f"<title>{escape(t)}: {r.gold_freq[t]} gold edits</title></text>")
+    for i, (s, shown) in enumerate(zip(r.systems, names, strict=True)):
+        y = top + i * row
+        weight = ' font-weight="bold"' if s == base else ""
+        out.append(f'<text class="row" x="{left - 8}" y="{y + row / 2 + 4:.1f}" '
+                   f'text-anchor="end"{weight}>{escape(shown)}</text>')
+        for j, t in enumerate(types):
+            x = left + j * cell
+            value = heatmap_value(r, s, t, measure)
+            mark = marks.get((s, t), "")
+            text = "\u2014" if value is None else f"{100 * value:.0f}"
+            arrow = {"up": "\u25b2", "down": "\u25bc"}.get(mark, "")
+            fill = "#eeeeee" if value is None else _blend(value)
+            ink = "#ffffff" if value is not None and value > 0.55 else "#222222"
+            frag = urlencode({"sys": s, "type": t}, quote_via=quote)
+            shown_v = "undefined" if value is None else f"{100 * value:.2f}"
+            sig = {"up": ", better than the baseline", "down": ", worse than the baseline"}
+            tip = f"{s}, {t}: {label} {shown_v}{sig.get(mark, '')}"
+            data = (f'data-system="{escape(s)}" data-type="{escape(t)}" '
+                    f'data-value="{"" if value is None else f"{value:.6f}"}" '
+                    f'data-mark="{mark}"')
+            edge = ' stroke="#111111" stroke-width="2"' if mark else ""
+            out.append(f'<a class="cell" href="#{escape(frag)}" {data}>'
+                       f'<rect x="{x}" y="{y}" width="{cell - 1}" height="{row - 1}" '
+                       f'fill="{fill}"{edge}/><text x="{x + (cell - 1) / 2:.1f}" '
+                       f'y="{y + row / 2 + 4:.1f}" text-anchor="middle" fill="{ink}" '
+                       f'font-size="10">{text}{arrow}</text>'
+                       f"<title>{escape(tip)}</title></a>")
+    ly = top + row * len(r.systems) + 22
+    lw = min(240, width - left - 20)
+    out.append(f'<rect x="{left}" y="{ly}" width="{lw}" height="10" '
+               f'fill="url(#heatmap-scale-{measure})" stroke="#999999" stroke-width="0.5"/>')
+    for k in range(5):
+        out.append(f'<text x="{left + lw * k / 4:.1f}" y="{ly + 24}" text-anchor="middle" '
+                   f'fill="#555555" class="scale">{25 * k}</text>')
+    note = "\u2014 undefined" + (", \u25b2/\u25bc better/worse than the baseline (both "
+                                 "paired tests, Holm, p < 0.05)" if base else "")
+    out.append(f'<text x="{left + lw + 12}" y="{ly + 9}" fill="#555555">{escape(note)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)

@@ -136,6 +136,41 @@ def type_comparison_table(r: Report) -> Table:
     return Table("type-pairs", "Pairwise comparisons per type (paired bootstrap)", header, rows)
 
 
+def significance(row: dict[str, Any], alpha: float = 0.05) -> str:
+    """"better"/"worse" when the system differs from the baseline by both tests (paired
+    bootstrap and approximate randomisation, each Holm-corrected p < ``alpha``; for
+    over-correction lower is better), else ""."""
+    if max(row["p_boot_holm"], row["p_ar_holm"]) >= alpha or row["delta"] == 0:
+        return ""
+    return "better" if (row["delta"] > 0) != row["lower_is_better"] else "worse"
+
+
+BASELINE_HEADER = ["System", "Baseline", "Value", "Baseline value", "Delta", "p (bootstrap)",
+                   "p (bootstrap, Holm)", "p (AR)", "p (AR, Holm)", "vs baseline"]
+
+
+def _baseline_cells(row: dict[str, Any]) -> list[str]:
+    return [row["system"], row["baseline"], pct(row["value"]), pct(row["base_value"]),
+            pct(row["delta"]), pval(row["p_boot"]), pval(row["p_boot_holm"]),
+            pval(row["p_ar"]), pval(row["p_ar_holm"]), significance(row)]
+
+
+def baseline_table(r: Report) -> Table:
+    """Every system against the baseline on the overall measures."""
+    rows = [[row["label"], *_baseline_cells(row)] for row in r.baseline.get("overall", [])]
+    return Table("baseline", f"Against the baseline {r.options.baseline} (paired tests, Holm "
+                 "over the systems)", ["Measure", *BASELINE_HEADER], rows)
+
+
+def baseline_type_table(r: Report) -> Table:
+    """Every system against the baseline per error type: F, type-only F, detection F1."""
+    rows = [[row["type"], row["label"], *_baseline_cells(row)]
+            for row in r.baseline.get("types", [])]
+    return Table("baseline-types", f"Against the baseline {r.options.baseline} per error type "
+                 "(paired tests, Holm over the systems)", ["Type", "Measure", *BASELINE_HEADER],
+                 rows)
+
+
 def signature_table(r: Report) -> Table:
     return Table("signatures", "Signatures", ["Metric", "Signature"],
                  [[k, v] for k, v in r.signatures.items()])
@@ -146,7 +181,9 @@ def all_tables(r: Report) -> list[Table]:
     out = [corpus_table(r), geclens_table(r)]
     out += [type_table(r, s) for s in r.systems]
     out += [confusion_table(r, s) for s in r.systems]
-    if len(r.systems) > 1:
+    if r.baseline:
+        out += [baseline_table(r), baseline_type_table(r)]
+    elif len(r.systems) > 1:
         out += [comparison_table(r), type_comparison_table(r)]
     return out
 

@@ -39,8 +39,12 @@ __all__ = ["EDIT_GOLD", "Row", "Suite", "SuiteSystem", "load_suite",
 
 PathLike = str | os.PathLike[str]
 
-#: how the gold edits of ERRANT-edit metrics (errant, senterrant, goto) are made from an M2 gold
+#: how the gold edits of ERRANT-edit metrics (errant, senterrant, cleme, goto, pt-errant) are
+#: made from an M2 gold; ``errtype score`` and ``errtype report`` default to "detect"
 EDIT_GOLD = {
+    "detect": "the gold M2's own edits, re-typed by the annotator as with retype when the "
+              "gold's types are not the annotator's type set and the systems' types are "
+              "(e.g. a NUCLE-typed gold against ERRANT-typed systems); the output says so",
     "m2": "the gold M2's own edits",
     "auto": "re-extracted by the annotator from each gold annotator's corrected text "
             "(errant_m2 -auto; what SEEDA's ERRANT columns use)",
@@ -99,6 +103,11 @@ class Suite:
     _gold_extracted: bool = field(default=False, repr=False)
     #: the re-typed gold and its cache entry, once ``edit_gold("retype")`` has made it
     retyped: Any = field(default=None, repr=False)
+    #: the errtype Language whose type set tells a foreign gold (default: the loaded
+    #: annotator's, else ``get_language(lang)``)
+    language: Any = field(default=None, repr=False)
+    #: what "detect" resolved to, and why the gold is re-typed (empty: it is not)
+    _detected: tuple[str, str] | None = field(default=None, repr=False)
     _shared: dict[tuple[str, str], dict[Any, Any]] = field(default_factory=dict, repr=False)
     notes: list[str] = field(default_factory=list)
     #: the scoring unit, ``token`` or ``char`` (every input was segmented in it when read)
@@ -144,11 +153,67 @@ class Suite:
             self._references = gold_references(self.gold())
         return self._references
 
-    def edit_gold(self, mode: str = "m2") -> list[M2Block]:
-        """Gold blocks for metrics comparing the annotator's edits (see :data:`EDIT_GOLD`)."""
+    def resolve_edit_gold(self, mode: str) -> str:
+        """The gold edit mode ``mode`` stands for: ``"detect"`` is ``"retype"`` when the M2
+        gold's types are foreign (:meth:`foreign_gold`), else ``"m2"``; the others are
+        themselves."""
         if mode not in EDIT_GOLD:
             raise InputError(f"unknown gold edit mode {mode!r} (choose from "
                              f"{', '.join(EDIT_GOLD)})")
+        if mode != "detect":
+            return mode
+        if self._detected is None:
+            why = self.foreign_gold() if self.is_m2_gold else ""
+            self._detected = ("retype" if why else "m2", why)
+        return self._detected[0]
+
+    @property
+    def retype_reason(self) -> str:
+        """Why "detect" re-typed the gold ('' when it did not, or was not asked)."""
+        return self._detected[1] if self._detected else ""
+
+    def gold_language(self) -> Any:
+        """The errtype Language whose type set the gold is checked against."""
+        if self.language is not None:
+            return self.language
+        if self._annotator is not None:
+            return self._annotator.language
+        from ..lang import get_language
+
+        return get_language(self.lang)
+
+    def foreign_gold(self) -> str:
+        """Why the M2 gold should be re-typed ('' = it should not): some of its types are
+        outside the annotator's type set (:mod:`errtype.lang.typesets`) and every system with
+        typed edits is in it (text systems always are). A foreign gold kept because an M2
+        system shares its scheme, or no system has typed edits, gets a note."""
+        from ..lang.typesets import foreign_types, type_set
+
+        language = self.gold_language()
+        known = type_set(language)
+        if known is None:
+            return ""
+        foreign = foreign_types(self.gold(), known)
+        if not foreign:
+            return ""
+        m2_sys = [s for s in self.systems if s.blocks is not None]
+        off = [s.name for s in m2_sys if foreign_types(s.blocks or [], known)]
+        typed = len(m2_sys) < len(self.systems) or any(
+            not e.is_noop for s in m2_sys for b in s.blocks or [] for e in b.edits)
+        if off or not typed:
+            why = (f"system(s) {', '.join(off)} use types outside it too" if off
+                   else "no system has typed edits")
+            self.notes.append(f"the gold's types are not errtype's {language.code} type set, "
+                              f"but {why}: the gold keeps its own types")
+            return ""
+        n = sum(foreign.values())
+        top = ", ".join(t for t, _ in foreign.most_common(4))
+        return (f"{n} of its edits carry {len(foreign)} types outside errtype's "
+                f"{language.code} type set (e.g. {top})")
+
+    def edit_gold(self, mode: str = "m2") -> list[M2Block]:
+        """Gold blocks for metrics comparing the annotator's edits (see :data:`EDIT_GOLD`)."""
+        mode = self.resolve_edit_gold(mode)
         if mode == "m2" or self._references is not None and (self._gold is None
                                                              or self._gold_extracted):
             return self.gold()  # a gold from texts holds the annotator's edits already
@@ -171,7 +236,18 @@ class Suite:
         if self.retyped is None:
             self.retyped = retype_gold(self.gold_name, self.gold(), self.annotator(), cache)
             self._edit_gold["retype"] = self.retyped.blocks
+            self.notes.append(self.retype_note())
         return self.retyped
+
+    def retype_note(self) -> str:
+        """What re-typed the gold, why, and where the re-typed gold is cached."""
+        r, ann = self.retyped, self.annotator()
+        parser = getattr(ann.parser, "name", type(ann.parser).__name__)
+        why = self.retype_reason or "re-typing was asked for"
+        where = ((("read from the cache " if r.cached else "cached in ") + str(r.path))
+                 if r.path else "not cached: no writable cache folder")
+        return (f"gold edits re-typed by errtype's {ann.lang} annotator ({parser}) because "
+                f"{why}, so the systems' edits and the gold's have one type set; {where}")
 
     def hyp_blocks(self, dialect: bool = False) -> dict[str, list[M2Block]]:
         """Every system's edits: its own (M2 systems) or extracted for all text systems at once.
@@ -193,10 +269,15 @@ class Suite:
     def inputs(self, metric: Metric) -> list[ScoreInput]:
         """One :class:`ScoreInput` per system holding what ``metric`` uses; a metric comparing
         the annotator's edits gets the gold its ``gold_edits`` setting asks for, one using the
-        ``dialect`` gets the M2 blocks as read."""
+        ``dialect`` gets the M2 blocks as read ("detect" is resolved here, and the metric's
+        setting becomes what it resolved to, so that its signature says which gold was
+        scored)."""
         uses = describe(metric).uses
         edit_gold = getattr(metric, "gold_edits", "m2")
         as_read = "dialect" in uses
+        if edit_gold == "detect" and "gold" in uses and "hyp_edits" in uses:
+            edit_gold = self.resolve_edit_gold(edit_gold)
+            metric.gold_edits = edit_gold  # type: ignore[attr-defined]  # the signature's
         gold: list[M2Block] = []
         tag = "none"
         if "gold" in uses:
@@ -223,7 +304,7 @@ def _read_m2(path: PathLike) -> tuple[list[M2Block], list[M2Block] | None]:
 def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] = (),
                src: PathLike | None = None, *, lang: str = "en",
                annotator: Callable[[], Any] | None = None, unit: str | None = None,
-               same_source: bool = True) -> Suite:
+               same_source: bool = True, language: Any = None) -> Suite:
     """Read and check every input before any scoring.
 
     ``ref``: one M2 file, or reference text files (one per annotator, parallel to ``src``), or
@@ -237,6 +318,8 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
     sentence instead of refusing it (for metrics that pair blocks by position, as ChERRANT
     does); text systems are then annotated against ``src``, as ChERRANT annotates them
     against its input.
+    ``language``: the errtype Language whose type set tells a foreign gold (default
+    ``get_language(lang)``; give it when the annotator is configured, e.g. with ``feats``).
     """
     if not systems:
         raise InputError("no system given (--hyp NAME=FILE)")
@@ -322,7 +405,7 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
         hyps = [apply_edits(b.tokens, b.edits_by_annotator().get(0, [])) for b in blocks]
         out.append(SuiteSystem(name, str(path), hyps, blocks, as_read))
     suite = Suite(sources, out, gold_name, lang, gold, refs, annotator, unit=unit,
-                  _gold_as_read=gold_read)
+                  _gold_as_read=gold_read, language=language)
     suite.notes.extend(notes)
     return suite
 

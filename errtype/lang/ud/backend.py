@@ -61,5 +61,6 @@ def default_parser(code: str, options: dict[str, Any]) -> Parser:
             return SpacyParser(load_pipeline(pack.spacy, numpy_blas=blas))
         except ResourceError:
             hints.append("install a spaCy pipeline (" + ", ".join(pack.spacy) + ")")
-    hints.append("pass udpipe_model=PATH (CLI --udpipe-model) or nlp=")
+    hints.append("pass a parser: udpipe_model=PATH or nlp=a loaded spaCy pipeline (on the "
+                 "command line: --udpipe-model PATH or --spacy-model NAME)")
     raise ResourceError(f"no parser for {pack.name} ({code}): " + "; or ".join(hints))

@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ...align import Alignment, AlignOp, cheapest_paths
-from ...errors import ResourceError
+from ...errors import ErrtypeError, ResourceError
 from ...merge import MAX_RULE_RUN
 from ...parse import Parser
 from ...tokens import Sentence, Token
@@ -92,8 +92,8 @@ class Chinese(Language):
         from ...parse.segment import CharSegmenter, WordSegmenter
 
         if options:
-            raise TypeError(f"Chinese segments its text itself; no backend options "
-                            f"({', '.join(sorted(options))})")
+            raise ErrtypeError("Chinese segments its text itself (--granularity char|word); "
+                               f"it takes no parser options ({', '.join(sorted(options))})")
         if self.char_level:
             return CharSegmenter()
         pack = get_pack(self.code)
@@ -132,9 +132,7 @@ class Chinese(Language):
     def substitution_matrix(self, orig: Sentence, cor: Sentence) -> list[list[float]] | None:
         if not self.char_level:
             return None
-        cost = self._costs.chars
-        c_texts = cor.texts
-        return [[0.0 if o == c else cost(o, c) for c in c_texts] for o in orig.texts]
+        return self._costs.matrix(orig.texts, cor.texts)
 
     def transposable(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return sorted(t.text for t in o) == sorted(t.text for t in c)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import gzip
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
 from ...data import resource_path
@@ -92,6 +92,8 @@ class SubstitutionCost:
         self._confusion = confusion()
         self._readings = _pinyin_function()
         self._cache: dict[tuple[str, str], float] = {}
+        #: char granularity: token -> {other token: cost} (0.0 for itself)
+        self._rows: dict[str, dict[str, float]] = {}
 
     def meaning(self, a: str, b: str) -> float:
         ca, cb = self._cilin.get(a), self._cilin.get(b)
@@ -127,6 +129,61 @@ class SubstitutionCost:
             punct = 0.0 if pa and pb else 0.25 if not (pa or pb) else 0.499
             cost = self._cache[key] = self.meaning(a, b) / 6.0 + self.form(a, b) + punct
         return cost
+
+    def matrix(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> list[list[float]]:
+        """Char granularity: ``chars(o, c)`` for every pair (0.0 where the texts are equal),
+        one row per original token; rows of equal tokens are the same list (read-only)."""
+        rows: dict[str, list[float]] = {}
+        out = []
+        known = self._rows
+        distinct = dict.fromkeys(c_texts)
+        for o in o_texts:
+            row = rows.get(o)
+            if row is None:
+                costs = known.get(o)
+                if costs is None:
+                    costs = known[o] = {o: 0.0}
+                missing = [c for c in distinct if c not in costs]
+                if missing:
+                    self._fill_row(o, missing, costs)
+                row = rows[o] = list(map(costs.__getitem__, c_texts))
+            out.append(row)
+        return out
+
+    def _fill_row(self, o: str, others: Sequence[str], costs: dict[str, float]) -> None:
+        """``costs[c] = chars(o, c)`` for each of ``others``: the sum of :meth:`chars`, spelt
+        out for two single characters (the same floating-point operations, in its order)."""
+        if len(o) != 1:
+            for c in others:
+                costs[c] = self.chars(o, c)
+            return
+        cls_o = self._cilin.get(o)
+        cjk_o = "\u4e00" <= o <= "\u9fff"
+        read_o = self._readings(o) if cjk_o else frozenset()
+        conf = self._confusion
+        conf_o = conf.get(o, frozenset())
+        punct_o = o in ALIGN_PUNCT
+        cilin_get, readings = self._cilin.get, self._readings
+        for c in others:
+            if len(c) != 1:
+                costs[c] = self.chars(o, c)
+                continue
+            cls_c = cilin_get(c)
+            if cls_o is None or cls_c is None:
+                meaning = 4
+            elif cls_o == cls_c:
+                meaning = 0
+            else:
+                meaning = 2 * (3 - ((cls_o[0] == cls_c[0]) + (cls_o[1] == cls_c[1])
+                                    + (cls_o[2] == cls_c[2])))
+            if cjk_o and "\u4e00" <= c <= "\u9fff":
+                close = read_o & readings(c) or c in conf_o or o in conf.get(c, ())
+                form = 0.0 if close else 0.5
+            else:
+                form = 0.5
+            punct_c = c in ALIGN_PUNCT
+            punct = 0.0 if punct_o and punct_c else 0.25 if not (punct_o or punct_c) else 0.499
+            costs[c] = meaning / 6.0 + form + punct
 
     def words(self, a: str, b: str, tag_a: str, tag_b: str) -> float:
         """Word granularity: the cost of substituting word ``a`` (tag ``tag_a``) by ``b``."""

@@ -35,13 +35,14 @@ different references comparable.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any
 
 from ...m2 import ALT, NONE, M2Block, M2Edit
 from ..common import ScoreResult, f_key, prf, signature
 from ..registry import ScoreInput, register
+from .base import EditMetric
 
 __all__ = ["ChunkMetric", "chunk_counts", "chunks"]
 
@@ -135,33 +136,22 @@ def chunk_counts(tokens: Sequence[str], hyp: Sequence[M2Edit],
 
 
 @register("cleme")
-@dataclass
-class ChunkMetric:
+@dataclass(kw_only=True)
+class ChunkMetric(EditMetric):
     """Chunk-level P/R/F-beta against several references (CLEME-style; ``independent=True`` or
     the name ``cleme-ind`` for the independent variant). Text hypotheses are annotated with
     ``errtype.load(lang)`` (or the given annotator)."""
 
-    beta: float = 0.5
     independent: bool = False
-    lang: str = "en"
-    annotator: Any = field(default=None, repr=False, compare=False)
-    gold_edits: str = "m2"
     name: str = "cleme"
-    uses: ClassVar[tuple[str, ...]] = ("gold", "hyp_edits")
-
-    @property
-    def main(self) -> str:
-        return f_key(self.beta)
 
     def settings(self) -> dict[str, Any]:
         return {"beta": float(self.beta),
                 "references": "independent" if self.independent else "best-cumulative",
-                "chunks": "joined-spans", "edits": f"errtype-{self.lang}", "gold": self.gold_edits}
+                "chunks": "joined-spans", **self.edit_settings()}
 
     def score(self, data: ScoreInput) -> ScoreResult:
-        from ..extract import hypothesis_blocks
-
-        hyp = hypothesis_blocks(data, self.lang, self.annotator)
+        hyp = self.hyp_blocks(data)
         total = [0, 0, 0]
         rows = []
         for i, (hb, rb) in enumerate(zip(hyp, data.gold, strict=True)):

@@ -24,12 +24,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from ...errors import InputError, LineCountError
 from ...m2 import M2Block, M2Edit, annotation_block, read_m2
 from ..common import ScoreResult, prf, signature
 from ..registry import ScoreInput, register
+from .base import EditMetric
 
 __all__ = [
     "MODES", "ErrantMetric", "ErrantResult", "SentenceCountError", "SourceMismatchError",
@@ -515,24 +516,18 @@ def errant_score_text(
 
 
 @register("errant")
-@dataclass
-class ErrantMetric:
+@dataclass(kw_only=True)
+class ErrantMetric(EditMetric):
     """errant_compare (span-based correction by default; every option of errant_compare:
     ``mode``, ``beta``, ``single``, ``multi``, ``filt``, ``cat``); hypotheses without edits are
     annotated with ``errtype.load(lang)`` (or the given annotator)."""
 
     mode: str = "cs"
-    beta: float = 0.5
     single: bool = False
     multi: bool = False
     filt: Sequence[str] = ()
     cat: int | None = None
-    lang: str = "en"
-    annotator: Any = field(default=None, repr=False, compare=False)
-    #: how a scoring suite makes the gold edits from an M2 gold (errtype.score.suite.EDIT_GOLD)
-    gold_edits: str = "m2"
     name: str = "errant"
-    uses: ClassVar[tuple[str, ...]] = ("gold", "hyp_edits")
 
     @property
     def main(self) -> str:
@@ -558,12 +553,6 @@ class ErrantMetric:
         ``trace``, ``hyp_name``, ``ref_name``, ...)."""
         return errant_score(hyp, ref, **self.options(), extra_settings=self._gold_setting(),
                             **kwargs)
-
-    def hyp_blocks(self, data: ScoreInput) -> list[M2Block]:
-        """The hypothesis' edits: given, or extracted with the annotator (once per system)."""
-        from ..extract import hypothesis_blocks
-
-        return hypothesis_blocks(data, self.lang, self.annotator)
 
     def score(self, data: ScoreInput) -> ScoreResult:
         return self.score_blocks(self.hyp_blocks(data), list(data.gold), hyp_name=data.name)

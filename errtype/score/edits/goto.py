@@ -24,8 +24,8 @@ Definitions, as the authors' scorer (gotutiyan/GTS ``gotoscorer.py``) computes t
 The weights depend on the set of systems: :meth:`GoToMetric.prepare` takes the systems scored
 together (``errtype score`` passes every ``--hyp``), or ``weights=FILE`` reads a weight file in
 the authors' format (first line N, then per sentence the n_c of its chunks; written by
-:func:`write_weights`). Only one gold annotator is used (``annotator``, default 0), as in the
-original.
+:func:`write_weights`). Only one gold annotator is used (``coder``, default 0; the command line's
+``-O goto.annotator=N`` of earlier versions means the same), as in the original.
 """
 
 from __future__ import annotations
@@ -33,13 +33,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from ...errors import InputError
 from ...m2 import M2Block, M2Edit
 from ...textio import atomic_output, read_lines
 from ..common import ScoreResult, f_key, signature
 from ..registry import ScoreInput, register
+from .base import EditMetric
 
 __all__ = ["Chunk", "GoToMetric", "chunks", "judge", "read_weights", "write_weights"]
 
@@ -98,8 +99,8 @@ def judge(gold: Chunk, system: Sequence[Chunk]) -> tuple[bool, bool]:
     return found, False
 
 
-def _annotator_edits(block: M2Block, annotator: int) -> list[M2Edit]:
-    return [e for e in block.edits if e.annotator == annotator]
+def _coder_edits(block: M2Block, coder: int) -> list[M2Edit]:
+    return [e for e in block.edits if e.annotator == coder]
 
 
 def read_weights(path: str | os.PathLike[str]) -> tuple[int, list[list[int]]]:
@@ -127,22 +128,18 @@ def write_weights(path: str | os.PathLike[str], systems: int, n_correct: Sequenc
 
 
 @register("goto")
-@dataclass
-class GoToMetric:
-    """GoToScorer against gold annotator ``annotator``; system edits are the systems' ERRANT
-    edits (``lang``'s annotator) unless given. ``a``, ``b``, ``c``: the weight function."""
+@dataclass(kw_only=True)
+class GoToMetric(EditMetric):
+    """GoToScorer against the gold coder ``coder`` (one annotator's edits in the gold M2);
+    system edits are the systems' ERRANT edits (``lang``'s annotator) unless given. ``a``,
+    ``b``, ``c``: the weight function."""
 
-    beta: float = 0.5
-    annotator: int = 0
+    coder: int = 0
     a: float = 1.0
     b: float = 0.0
     c: float = 0.0
     weights: str | None = None
-    lang: str = "en"
-    edit_annotator: Any = field(default=None, repr=False, compare=False)
-    gold_edits: str = "m2"
     name: str = "goto"
-    uses: ClassVar[tuple[str, ...]] = ("gold", "hyp_edits")
     #: systems in the weights, and per sentence and gold chunk how many corrected it
     systems: int = field(default=0, init=False, repr=False, compare=False)
     n_correct: list[list[int]] = field(default_factory=list, init=False, repr=False,
@@ -154,36 +151,29 @@ class GoToMetric:
             self.systems, self.n_correct = read_weights(self.weights)
             self.weight_source = f"file:{os.path.basename(self.weights)}"
 
-    @property
-    def main(self) -> str:
-        return f_key(self.beta)
-
     def settings(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"beta": float(self.beta), "ref": self.annotator}
+        out: dict[str, Any] = {"beta": float(self.beta), "ref": self.coder}
         if (self.a, self.b, self.c) != (1.0, 0.0, 0.0):
             out["weight"] = f"{self.a:g}-(n+{self.b:g})/(N+{self.c:g})"
         out["weights"] = self.weight_source or "unset"
         if self.systems:
             out["systems"] = self.systems
-        out["edits"] = f"errtype-{self.lang}"
-        out["gold"] = self.gold_edits
+        out.update(self.edit_settings())
         out["compat"] = "gotoscorer-1.1"
         return out
 
     def _gold_chunks(self, gold: Sequence[M2Block]) -> list[list[Chunk]]:
-        return [chunks(b.tokens, _annotator_edits(b, self.annotator)) for b in gold]
+        return [chunks(b.tokens, _coder_edits(b, self.coder)) for b in gold]
 
     def _judge(self, data: ScoreInput, gold_chunks: Sequence[Sequence[Chunk]]
                ) -> list[list[tuple[bool, bool]]]:
-        from ..extract import hypothesis_blocks
-
-        key = ("goto-verdicts", self.annotator, self.lang)
+        key = ("goto-verdicts", self.coder, self.lang)
         hit = data.shared.get(key)
         if hit is None:
-            hyp = hypothesis_blocks(data, self.lang, self.edit_annotator)
+            hyp = self.hyp_blocks(data)
             hit = data.shared[key] = [
                 [judge(g, sys) for g in gcs]
-                for gcs, sys in zip(gold_chunks, (chunks(b.tokens, _annotator_edits(b, 0))
+                for gcs, sys in zip(gold_chunks, (chunks(b.tokens, _coder_edits(b, 0))
                                                   for b in hyp), strict=True)]
         return hit
 
@@ -213,7 +203,7 @@ class GoToMetric:
         gold_chunks = self._gold_chunks(data.gold)
         if [len(cs) for cs in gold_chunks] != [len(r) for r in self.n_correct]:
             raise InputError(f"the weights ({self.weight_source}) do not fit the gold chunks "
-                             f"of annotator {self.annotator}")
+                             f"of gold coder {self.coder}")
         N = self.systems + self.c
         totals = {"tp": 0.0, "fp": 0.0, "fn": 0.0, "tn": 0.0, "weight": 0.0}
         rows = []

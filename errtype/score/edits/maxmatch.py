@@ -1,6 +1,7 @@
 """MaxMatch (M2) scorer, numerically identical to the official m2scorer 3.2 and much faster.
 
-What is computed (METRICS.md §2.1, §3.1), per sentence, on whitespace tokens:
+What is computed (as m2scorer 3.2's ``levenshtein.py`` does; docs/metrics.md), per sentence,
+on whitespace tokens:
 
 * the union of the two Levenshtein lattices (substitution cost 1 and 2) with every co-optimal arc;
   insertions before the first source token are anchored at offset 0;

@@ -22,11 +22,12 @@ errant_compare's edit keys and counts (span-based correction: ``(start, end, cor
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any
 
 from ..common import ScoreResult, f_key, prf, signature
 from ..registry import ScoreInput, register
+from .base import EditMetric
 from .errant import coder_edits, compare_edits
 from .maxmatch import MaxMatch, gold_from_blocks, shared_edits
 
@@ -107,31 +108,20 @@ class SentM2Metric:
 
 
 @register("senterrant")
-@dataclass
-class SentErrantMetric:
+@dataclass(kw_only=True)
+class SentErrantMetric(EditMetric):
     """SentERRANT: the mean sentence F-beta of errant_compare's span-based correction counts,
     best (hypothesis coder, reference coder) pair per sentence; text hypotheses are annotated
     with ``errtype.load(lang)`` (or the given annotator)."""
 
-    beta: float = 0.5
-    lang: str = "en"
-    annotator: Any = field(default=None, repr=False, compare=False)
-    gold_edits: str = "m2"
     name: str = "senterrant"
-    uses: ClassVar[tuple[str, ...]] = ("gold", "hyp_edits")
-
-    @property
-    def main(self) -> str:
-        return f_key(self.beta)
 
     def settings(self) -> dict[str, Any]:
         return {"mode": "cs", "beta": float(self.beta), "annotators": "best-per-sentence",
-                "average": "sentences", "edits": f"errtype-{self.lang}", "gold": self.gold_edits}
+                "average": "sentences", **self.edit_settings()}
 
     def score(self, data: ScoreInput) -> ScoreResult:
-        from ..extract import hypothesis_blocks
-
-        hyp = hypothesis_blocks(data, self.lang, self.annotator)
+        hyp = self.hyp_blocks(data)
         rows = []
         for i, (hb, rb) in enumerate(zip(hyp, data.gold, strict=True)):
             hc, rc = coder_edits(hb.edits, "cs"), coder_edits(rb.edits, "cs")

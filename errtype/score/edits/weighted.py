@@ -19,14 +19,15 @@ the weight the change in fluency the edit brings.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 from ...errors import InputError
 from ...m2 import ALT, NONE, M2Block
 from ..common import ScoreResult, f_key, prf, signature
 from ..registry import ScoreInput, register
+from .base import EditMetric
 from .errant import coder_edits
 
 __all__ = ["WeightedErrant", "apply_one", "lm_scorer"]
@@ -57,28 +58,19 @@ def lm_scorer(spec: str) -> Scorer:
 
 
 @register("pt-errant")
-@dataclass
-class WeightedErrant:
+@dataclass(kw_only=True)
+class WeightedErrant(EditMetric):
     """ERRANT's span-based correction with every edit weighted by a pluggable scorer (see the
     module docstring)."""
 
-    beta: float = 0.5
     scorer: Any = "lm:default"
-    lang: str = "en"
-    annotator: Any = field(default=None, repr=False, compare=False)
-    gold_edits: str = "m2"
     name: str = "pt-errant"
-    uses: ClassVar[tuple[str, ...]] = ("gold", "hyp_edits")
-
-    @property
-    def main(self) -> str:
-        return f_key(self.beta)
 
     def settings(self) -> dict[str, Any]:
         name = self.scorer if isinstance(self.scorer, str) else getattr(
             self.scorer, "__name__", type(self.scorer).__name__)
         return {"mode": "cs", "beta": float(self.beta), "weights": f"abs-delta:{name}",
-                "edits": f"errtype-{self.lang}", "gold": self.gold_edits}
+                **self.edit_settings()}
 
     def _scorer(self) -> Scorer:
         if callable(self.scorer):
@@ -90,10 +82,8 @@ class WeightedErrant:
         return lm_scorer(spec)
 
     def score(self, data: ScoreInput) -> ScoreResult:
-        from ..extract import hypothesis_blocks
-
         scorer = self._scorer()
-        hyp = hypothesis_blocks(data, self.lang, self.annotator)
+        hyp = self.hyp_blocks(data)
         total = [0.0, 0.0, 0.0]
         rows = []
         for i, (hb, rb) in enumerate(zip(hyp, data.gold, strict=True)):

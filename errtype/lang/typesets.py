@@ -51,9 +51,9 @@ def _pattern(main: Iterable[str], infl: Iterable[str], feats: bool) -> Known:
 def type_set(language: Any) -> Known | None:
     """A test ``type -> bool`` of the types ``language`` (an errtype Language) can produce, or
     None when its classifier is not one errtype knows the set of."""
-    from ..lang.base import Language
-    from ..lang.cs import Czech
-    from ..lang.en import English
+    from .base import Language
+    from .cs import Czech
+    from .en import English
 
     feats = bool(getattr(language, "feats", False))
     if isinstance(language, English):
