@@ -59,6 +59,11 @@ class ResourceError(ErrtypeError):
     """A model, word list or other resource is missing or cannot be loaded."""
 
 
+class ServiceError(ErrtypeError):
+    """A remote service (an LLM judge's chat API) refused a request, could not be reached, or
+    kept answering what cannot be used."""
+
+
 class UnknownLanguageError(ErrtypeError, KeyError):
     """No language is registered under the requested code."""
 

@@ -20,6 +20,7 @@ from errtype.score.lm.scribendi import (
     token_sort_ratio,
 )
 
+from . import tiny_hf
 from .conftest import peer, shared_path
 
 # Table 1 of Islam & Magnani (2021)
@@ -216,22 +217,9 @@ def test_default_lm_offline() -> None:
 
 # ---------------------------------------------------------------- transformers backend
 
-def _tiny_gpt2(tmp_path=None):
-    torch = peer("torch", "the 'lm' extra; .ci/run installs it for its second step")
-    transformers = peer("transformers", "the 'lm' extra")
-    from tokenizers import Tokenizer, models, pre_tokenizers
-
-    words = "<pad> <s> </s> <unk> we can not cannot let it go . the a cat".split()
-    tok = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tokenizer = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok, bos_token="<s>", eos_token="</s>", unk_token="<unk>",
-        pad_token="<pad>")
-    torch.manual_seed(0)
-    config = transformers.GPT2Config(vocab_size=len(words), n_positions=32, n_embd=16,
-                                     n_layer=1, n_head=2, bos_token_id=1, eos_token_id=2)
-    model = transformers.GPT2LMHeadModel(config)
-    return torch, model, tokenizer
+def _tiny_gpt2():
+    torch, _ = tiny_hf.hf()
+    return (torch, *tiny_hf.gpt2())
 
 
 def test_hf_backend_batched_equals_single(tmp_path) -> None:

@@ -4,6 +4,7 @@
                   --hyp BART=bart.txt T5=t5.txt ... [--json | --tsv] [-o OUT] [--sent]
     errtype score -m gleu errant --src SRC --ref REF1.txt REF2.txt --hyp SYS=sys.txt --lang cs
     errtype score -m scribendi --src SRC --hyp SYS=sys.txt
+    errtype score -m impara some llm-s --src SRC --hyp A=a.txt B=b.txt --device cuda
     errtype score -m cherrant --ref REF.m2.char --hyp SYS=hyp.m2.char [--tsv] [--cat 1]
     errtype score -m m2 gleu --lang zh --ref REF.m2.char --hyp SYS=sys.txt   (characters)
 
@@ -39,6 +40,8 @@ PROG = "errtype score"
 
 #: metrics with an F-beta that are not ERRANT-edit metrics (those all have one: --beta)
 _F_METRICS = ("maxmatch", "sentm2", "cherrant")
+#: metrics that run torch models (``--device``, ``--dtype``)
+_TORCH_METRICS = ("impara", "some", "bertscore", "scribendi")
 #: errant_compare's options, which ChERRANT's scorer shares: option name -> metric setting
 _COMPARE_OPTIONS = {"cat": "cat", "single": "single", "multi": "multi", "filt": "filt"}
 #: ChERRANT's own options: option name -> setting of the cherrant metric
@@ -86,6 +89,13 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--goto-save-weights", metavar="FILE", type=OUTPUT,
                    help="GoToScorer: write the chunk weights used (the authors' format)")
     g.add_argument("--lm", default=None, help="scribendi: language model spec (default: default)")
+    g.add_argument("--device", default=None,
+                   help="impara, some, bertscore, scribendi's hf: models: torch device cpu, "
+                        "cuda, cuda:N or auto (a GPU when one is visible; the default, "
+                        "scribendi's: cpu)")
+    g.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default=None,
+                   help="the same metrics: model weights in float32 (default: the reference "
+                        "scores) or bfloat16/float16 (faster on a GPU)")
     g.add_argument("--unit", choices=["token", "char"], default=None,
                    help="scoring unit: whitespace tokens, or characters (every text and M2 "
                         "input re-segmented; the default for --lang zh/ja when the M2 inputs "
@@ -150,6 +160,10 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
             out[n]["weights"] = args.goto_weights
         if canon == "scribendi" and args.lm:
             out[n]["lm"] = args.lm
+        if canon in _TORCH_METRICS:
+            for opt in ("device", "dtype"):
+                if getattr(args, opt) is not None:
+                    out[n][opt] = getattr(args, opt)
         if canon in ("errant", "cherrant"):
             for opt, key in _COMPARE_OPTIONS.items():
                 if getattr(args, opt) is not None:

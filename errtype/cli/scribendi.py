@@ -43,7 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="lowercase text for arpa:/kenlm: models")
     p.add_argument("--local-files-only", action="store_true",
                    help="hf: never download (use the local cache or a directory)")
-    p.add_argument("--device", default="cpu", help="torch device for hf: models")
+    p.add_argument("--device", default="cpu",
+                   help="torch device for hf: models: cpu (default), cuda, cuda:N, or auto "
+                        "(cuda when a GPU is visible)")
+    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32",
+                   help="hf: models: weights and activations in float32 (default: the "
+                        "reference scores) or, faster on a GPU, bfloat16 / float16")
     p.add_argument("--keep-whitespace", action="store_true",
                    help="compare lines exactly as read (no strip)")
     add_output_option(p, "the scores")
@@ -64,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         scorer = get_metric("scribendi", lm=args.lm, threshold=args.threshold, tsr=args.tsr,
                             batch_size=args.batch_size, lowercase=args.lowercase,
                             local_files_only=args.local_files_only,
-                            device=args.device).scorer()
+                            device=args.device, dtype=args.dtype).scorer()
         src = [r[0] for r in rows]
         names = _names(args.systems)
         results = {name: scorer.score(src, [r[k + 1] for r in rows])

@@ -9,7 +9,8 @@ Backends (heavy ones imported only when used):
 * :class:`ArpaLM` — any ARPA file (plain or ``.gz``), read and scored in pure Python (backoff).
 * :class:`KenLM` — a KenLM binary or ARPA file through the ``kenlm`` package.
 * :class:`HFCausalLM` — a Hugging Face causal LM (``gpt2`` as in the Scribendi paper) through
-  ``transformers``/``torch`` (the ``lm`` extra): BOS prepended, mean token NLL, padded batches.
+  ``transformers``/``torch`` (the ``lm`` extra): BOS prepended, mean token NLL, the whole input
+  sorted by length into padded batches, on any device, in float32, bfloat16 or float16.
 
 :func:`load_lm` builds one from a spec string: ``default``, ``sphinx[:PATH]``, ``arpa:PATH``,
 ``kenlm:PATH``, ``hf:NAME_OR_DIR``.
@@ -23,6 +24,7 @@ import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -302,31 +304,38 @@ class HFCausalLM(LanguageModel):
 
     ``model`` is a hub name or local directory (loaded with ``from_pretrained``; pass
     ``local_files_only=True`` to forbid downloads) or an already built model object, in which
-    case ``tokenizer`` must be given too. Sentences are sorted by length and right-padded in
-    batches; padding never changes a sentence's score.
+    case ``tokenizer`` must be given too. ``device``: a torch device, or ``auto`` (``cuda`` when
+    a GPU is visible); ``dtype``: ``float32`` (the reference scores), ``bfloat16`` or
+    ``float16`` (faster on a GPU; log-probabilities are always summed in float32).
+
+    :meth:`log_probs` tokenizes every sentence in one call, sorts the whole input by token
+    count, cuts batches of ``batch_size`` from that order and puts the results back in input
+    order. Each batch is right-padded in one tensor operation and run without an attention
+    mask: in a causal model a real token sees only earlier positions, never the padding after
+    it, so padding never changes a sentence's score (and the GPU keeps its fused causal
+    attention). The per-sentence sums stay on the device until the end (one transfer).
     """
 
     def __init__(self, model: Any = "gpt2", tokenizer: Any = None, *, batch_size: int = 32,
-                 device: str = "cpu", add_bos: bool = True,
+                 device: str = "cpu", dtype: str = "float32", add_bos: bool = True,
                  local_files_only: bool = False) -> None:
-        torch, transformers = _import_hf()
+        from . import hf
+
+        torch, _ = hf.import_hf()
         self._torch = torch
+        given = model
         if isinstance(model, (str, os.PathLike)):
-            name = str(model)
-            try:
-                tokenizer = tokenizer or transformers.AutoTokenizer.from_pretrained(
-                    name, local_files_only=local_files_only)
-                model = transformers.AutoModelForCausalLM.from_pretrained(
-                    name, local_files_only=local_files_only)
-            except OSError as exc:
-                raise ResourceError(f"cannot load language model {name!r}: {exc}") from None
-        else:
-            name = getattr(getattr(model, "config", None), "name_or_path", "") or "custom"
-            if tokenizer is None:
-                raise ResourceError("a model object needs its tokenizer")
-        self.model = model.to(device).eval()
+            model, loaded = hf.load_pretrained("AutoModelForCausalLM", model,
+                                               what="language model",
+                                               local_files_only=local_files_only,
+                                               tokenizer=tokenizer is None)
+            tokenizer = tokenizer or loaded
+        elif tokenizer is None:
+            raise ResourceError("a model object needs its tokenizer")
+        self.device = hf.resolve_device(device)
+        self.dtype = dtype or "float32"
+        self.model = model.to(device=self.device, dtype=hf.resolve_dtype(self.dtype)).eval()
         self.tokenizer = tokenizer
-        self.device = device
         self.batch_size = batch_size
         bos = tokenizer.bos_token_id if tokenizer.bos_token_id is not None \
             else tokenizer.eos_token_id
@@ -334,57 +343,74 @@ class HFCausalLM(LanguageModel):
         pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None \
             else tokenizer.eos_token_id
         self.pad_id = pad if pad is not None else 0
-        self.name = f"hf:{name}"
+        name = hf.model_name(model, given)
+        self.name = f"hf:{name}" if self.dtype == "float32" else f"hf:{name}({self.dtype})"
 
-    def _encode(self, text: str) -> list[int]:
-        ids = list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
-        return ([self.bos_id] if self.bos_id is not None else []) + ids
+    def encode(self, sentences: Sequence[str]) -> list[list[int]]:
+        """Token ids of every sentence (one tokenizer call), the BOS prepended."""
+        if not sentences:
+            return []
+        ids = self.tokenizer(list(sentences), add_special_tokens=False)["input_ids"]
+        head = [self.bos_id] if self.bos_id is not None else []
+        return [head + list(seq) for seq in ids]
 
-    def _score_batch(self, sentences: Sequence[str]) -> list[tuple[float, int]]:
+    def log_probs(self, sentences: Iterable[str], batch_size: int | None = None
+                  ) -> list[tuple[float, int]]:
+        """(sum of ln p, predicted tokens) per sentence, in input order (see the class)."""
+        import numpy as np
+
+        from .hf import sorted_batches
+
         torch = self._torch
-        encoded = [self._encode(s) for s in sentences]
-        order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]))
+        encoded = self.encode(list(sentences))
         results: list[tuple[float, int]] = [(0.0, 0)] * len(encoded)
-        todo = [i for i in order if len(encoded[i]) >= 2]
+        todo = [i for i, seq in enumerate(encoded) if len(seq) >= 2]
         if not todo:
             return results
-        width = max(len(encoded[i]) for i in todo)
-        ids = torch.full((len(todo), width), self.pad_id, dtype=torch.long)
-        mask = torch.zeros((len(todo), width), dtype=torch.long)
-        for row, i in enumerate(todo):
-            seq = encoded[i]
-            ids[row, :len(seq)] = torch.tensor(seq, dtype=torch.long)
-            mask[row, :len(seq)] = 1
-        ids, mask = ids.to(self.device), mask.to(self.device)
-        with torch.no_grad():
-            logits = self.model(input_ids=ids, attention_mask=mask).logits.float()
-        logits = logits[:, :-1, :]
-        target = ids[:, 1:]
-        # ln p(target) = logit(target) - logsumexp(logits), without a vocabulary-sized copy
-        picked = logits.gather(-1, target.unsqueeze(-1)).squeeze(-1)
-        token_lp = (picked - torch.logsumexp(logits, dim=-1)) * mask[:, 1:]
-        sums = token_lp.sum(dim=1).tolist()
-        counts = mask[:, 1:].sum(dim=1).tolist()
-        for row, i in enumerate(todo):
-            results[i] = (float(sums[row]), int(counts[row]))
+        batches = list(sorted_batches([len(encoded[i]) for i in todo],
+                                      batch_size or self.batch_size))
+        order = [todo[k] for batch in batches for k in batch]  # shortest first
+        lens = np.array([len(encoded[i]) for i in order], dtype=np.int64)
+        flat = np.fromiter(chain.from_iterable(encoded[i] for i in order), dtype=np.int64,
+                           count=int(lens.sum()))
+        sums = []
+        row = tok = 0
+        with torch.inference_mode():
+            for batch in batches:
+                blens = lens[row:row + len(batch)]
+                sums.append(self._batch_sums(flat[tok:tok + int(blens.sum())], blens))
+                row += len(batch)
+                tok += int(blens.sum())
+            values = torch.cat(sums).tolist()  # the one device-to-host transfer
+        for i, n, value in zip(order, lens.tolist(), values, strict=True):
+            results[i] = (float(value), n - 1)
         return results
 
+    def _batch_sums(self, flat: Any, lens: Any) -> Any:
+        """Sum of ln p over the predicted tokens of each sequence of a batch (a device tensor);
+        ``flat``: the batch's token ids end to end, ``lens``: their lengths (numpy arrays)."""
+        import numpy as np
 
-def _import_hf() -> tuple[Any, Any]:
-    try:
-        import torch  # noqa: PLC0415
-        import transformers  # noqa: PLC0415
-    except ImportError:
-        raise ResourceError("the hf: language models need torch and transformers "
-                            "(pip install 'errtype[lm]')") from None
-    return torch, transformers
+        torch = self._torch
+        mask = np.arange(int(lens.max())) < lens[:, None]
+        ids = np.full(mask.shape, self.pad_id, dtype=np.int64)
+        ids[mask] = flat  # right padding, filled row by row in one operation
+        ids_t = torch.from_numpy(ids).to(self.device)
+        keep = torch.from_numpy(mask[:, 1:]).to(self.device)
+        logits = self.model(input_ids=ids_t).logits[:, :-1, :].float()
+        # ln p(target) = logit(target) - logsumexp(logits), without a vocabulary-sized copy
+        picked = logits.gather(-1, ids_t[:, 1:].unsqueeze(-1)).squeeze(-1)
+        return (picked - torch.logsumexp(logits, dim=-1)).masked_fill(~keep, 0.0).sum(dim=1)
+
+    def _score_batch(self, sentences: Sequence[str]) -> list[tuple[float, int]]:
+        return self.log_probs(sentences)
 
 
 # --------------------------------------------------------------------------- factory
 
 def load_lm(spec: str | None = "default", *, batch_size: int | None = None,
             lowercase: bool = False, local_files_only: bool = False,
-            device: str = "cpu") -> LanguageModel:
+            device: str = "cpu", dtype: str = "float32") -> LanguageModel:
     """Build a language model from a spec string (see the module docstring)."""
     spec = spec or "default"
     kind, _, arg = spec.partition(":")
@@ -397,7 +423,8 @@ def load_lm(spec: str | None = "default", *, batch_size: int | None = None,
     elif kind == "kenlm":
         lm = KenLM(arg, lowercase=lowercase)
     elif kind in ("hf", "transformers"):
-        lm = HFCausalLM(arg or "gpt2", local_files_only=local_files_only, device=device)
+        lm = HFCausalLM(arg or "gpt2", local_files_only=local_files_only, device=device,
+                        dtype=dtype)
     elif spec.endswith((".arpa", ".arpa.gz")):
         lm = ArpaLM(spec, lowercase=lowercase)
     else:
