@@ -12,10 +12,11 @@ import logging
 from collections.abc import Callable, Sequence
 
 from ...errors import ResourceError
-from ...merge import MAX_RULE_RUN
+from ...merge import MAX_RULE_RUN, errant2_rules
 from ...tokens import Sentence, Token
 from ..base import AlignOp, Language
 from ..packs import Pack, get_pack, variant_test
+from .backend import default_parser
 from .classifier import UDClassifier
 from .resources import HunspellLexicon, prefix_same_stem, snowball_same_stem
 from .text import fold_marks
@@ -95,6 +96,9 @@ class UDLanguage(Language):
         self.pack = pack
         self.feats = feats
         self.spaced = pack.spaced if pack else True
+        self.parser_factory = default_parser
+        self.merger = errant2_rules()
+        self.classifier_factory = make_classifier
         self._classifier: UDClassifier | None = None
 
     def __repr__(self) -> str:
