@@ -58,6 +58,9 @@ class CzechClassifier(UDClassifier):
     def is_apostrophe_change(self, o_join: str, c_join: str) -> bool:
         return False
 
+    def is_number_form(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        return False
+
     def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return sorted(t.lower for t in o) == sorted(t.lower for t in c)
 

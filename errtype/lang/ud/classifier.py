@@ -4,9 +4,10 @@ Types (after ERRANT's M:/U:/R: prefix, see :func:`~errtype.lang.base.prefixed_ty
 classes, ``POS:INFL`` (one lexeme in another form: inflection, aspect partners, suppletive
 comparison), ``MORPH`` (derivation: a shared stem across word classes), ``SPELL``, ``PUNCT``,
 ``ORTH:CASING``, ``ORTH:WSPACE``, ``ORTH`` (both, or hyphenation), ``DIACR`` (only combining marks
-differ, any script), ``QUOTATION``, ``WO`` and ``OTHER``. With ``feats`` the inflectional UD
-features that differ between the two forms of an inflection error are appended, sorted and joined
-by ``+`` (``R:NOUN:INFL:Case+Number``). ``docs/languages.md`` states every rule with an example.
+differ, any script), ``QUOTATION``, ``NUM:FORM`` (digits for number words or back), ``WO`` and
+``OTHER``. With ``feats`` the inflectional UD features that differ between the two forms of an
+inflection error are appended, sorted and joined by ``+`` (``R:NOUN:INFL:Case+Number``).
+``docs/languages.md`` states every rule with an example.
 
 Every decision is a method, so a language refines only what it needs (the Czech ERRANT's rule
 order is :class:`~errtype.lang.cs.classifier.CzechClassifier`).
@@ -33,6 +34,7 @@ from .morph import (
     unlemmatised,
     verbal,
 )
+from .numbers import number_form
 from .relations import INFLECTED_POS, LexemeRelations
 from .resources import prefix_same_stem
 from .text import (
@@ -224,6 +226,8 @@ class UDClassifier(LexemeRelations):
             return "QUOTATION"
         if self.is_apostrophe_change(o_join, c_join):
             return "SPELL"
+        if self.is_number_form(o, c):
+            return "NUM:FORM"
         if self.is_reordering(o, c):
             return "WO"
         moved = self.transposition_type(o, c)
@@ -312,6 +316,15 @@ class UDClassifier(LexemeRelations):
 
     def is_quotation_change(self, o_join: str, c_join: str) -> bool:
         return quote_key(o_join) == quote_key(c_join)
+
+    def is_number_form(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        """A number in digits for the same kind of number in words or back (``4`` -> ``vier``,
+        ``2.`` -> ``second``): :func:`~errtype.lang.ud.numbers.number_form`, with the pack's
+        ``NUM`` list as number words."""
+        return number_form(o, c, self._listed_number)
+
+    def _listed_number(self, word: str) -> bool:
+        return "NUM" in self.words.word_classes(word)
 
     def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         """The same words in another order, also across a hyphen (``Tu as`` -> ``As-tu``)."""
