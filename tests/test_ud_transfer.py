@@ -63,3 +63,48 @@ def test_numbers(code: str, o: str, c: str, expected: str) -> None:
 def test_numbers_leave_czech_alone() -> None:
     cz = CzechClassifier(lambda w: True)
     assert typed("4/4/NUM/NumType=Card", "čtyři/čtyři/NUM/NumType=Card", cz) == "R:NUM"
+
+
+# ------------------------------------------------------- 2. punctuation <-> conjunction
+@pytest.mark.parametrize("code, o, c, expected", [
+    # the conjunction is the error; punctuation and the next word's capital change with it
+    ("de", ",", "und/und/CCONJ", "R:CCONJ"),
+    ("sv", "och/och/CCONJ han/han/PRON", "./. Han/han/PRON", "R:CCONJ"),
+    ("it", "./. Poi/poi/ADV", "e/e/CCONJ poi/poi/ADV", "R:CCONJ"),
+    ("el", ",", "ότι/ότι/SCONJ", "R:SCONJ"),
+    ("lv", "un/un/CCONJ", ",", "R:CCONJ"),
+    ("fr", ", et/et/CCONJ je/je/PRON", "./. Je/je/PRON", "R:CCONJ"),
+    ("fr", ",", "parce/parce/SCONJ qu'/que/SCONJ", "R:SCONJ"),        # a two-word conjunction
+    ("uk", "що/що/PRON", ",", "R:SCONJ"),          # the pack lists що only as a conjunction
+    # deletions and insertions alike: a conjunction with its punctuation
+    ("sl", ", in/in/CCONJ", "", "U:CCONJ"),
+    ("sl", "", ", ker/ker/SCONJ", "M:SCONJ"),
+    # not a clause link: the conjunction stays (only punctuation and case change) ...
+    ("de", "./. Und/und/CCONJ", "und/und/CCONJ", "U:PUNCT"),
+    ("sv", ", men/men/CCONJ", "./. Men/men/CCONJ", "R:PUNCT"),
+    # ... a conjunction replaced by another (word choice), a punctuation word that is no link
+    ("fr", ", et/et/CCONJ", "./. Mais/mais/CCONJ", "R:CCONJ"),
+    ("uk", "з/з/ADP", ",", "R:OTHER"),
+])
+def test_clause_links(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+def test_clause_links_are_one_edit() -> None:
+    """The punctuation edit and the conjunction edit the alignment found beside it are joined
+    (extraction), in every generic language but not in Czech (its merge rules are its own)."""
+    from errtype.annotator import Annotator
+    from errtype.parse.conllu import PreParsed
+
+    from .test_ud_classifier import spec
+
+    o = spec("Il/il/PRON pleut/pleuvoir/VERB , et/et/CCONJ je/je/PRON reste/rester/VERB"
+             " .")
+    c = spec("Il/il/PRON pleut/pleuvoir/VERB . Je/je/PRON reste/rester/VERB"
+             " .")
+    edits = Annotator("fr", parser=PreParsed()).annotate(o, c)
+    assert [(e.o_str, e.c_str, e.type) for e in edits] == [(", et je", ". Je", "R:CCONJ")]
+    cs = Annotator("cs", parser=PreParsed()).annotate(o, c)
+    assert len(cs) == 2
+    cz = CzechClassifier(lambda w: True)
+    assert typed(",", "und/und/CCONJ", cz) == "R:OTHER"

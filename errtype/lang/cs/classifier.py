@@ -61,6 +61,9 @@ class CzechClassifier(UDClassifier):
     def is_number_form(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return False
 
+    def clause_link(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        return None
+
     def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return sorted(t.lower for t in o) == sorted(t.lower for t in c)
 

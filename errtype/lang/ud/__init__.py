@@ -18,6 +18,7 @@ from ..base import AlignOp, Language
 from ..packs import Pack, get_pack, variant_test
 from .backend import default_parser
 from .classifier import UDClassifier
+from .joins import join_touching
 from .resources import HunspellLexicon, prefix_same_stem, snowball_same_stem
 from .text import fold_marks
 from .wordlists import load_wordlists
@@ -106,12 +107,16 @@ class UDLanguage(Language):
 
     def merge_rules(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
                     run_limit: int = MAX_RULE_RUN) -> list[tuple[int, int, int, int]]:
-        """The default rules; in a language whose auxiliaries are endings (pack ``bound_aux``)
-        an edit whose correction is endings alone (auxiliaries, conjunctive particles) in place
-        of function words, or which drops endings, right after an edit whose correction ends in
-        a verb, adjective or ending, joins it: one word's form changes once (``高い で`` ->
-        ``高く て``, ``たい です`` -> ``まし た``)."""
+        """The default rules, then the pieces of one error joined (:mod:`.joins`): punctuation
+        beside the conjunction that replaces it (``, et je`` -> ``. Je``: a clause link,
+        :meth:`UDClassifier.clause_link`); in a language whose auxiliaries are endings (pack
+        ``bound_aux``) an edit whose correction is endings alone (auxiliaries, conjunctive
+        particles) in place of function words, or which drops endings, right after an edit
+        whose correction ends in a verb, adjective or ending, joins it: one word's form changes
+        once (``高い で`` -> ``高く て``, ``たい です`` -> ``まし た``)."""
         spans = super().merge_rules(seq, orig, cor, run_limit)
+        spans = join_touching(spans, orig, cor,
+                              lambda o, c: self.classifier.clause_link(o, c) is not None)
         if not (self.pack and self.pack.bound_aux):
             return spans
         out: list[tuple[int, int, int, int]] = []

@@ -41,6 +41,7 @@ from .text import (
     HYPHENS,
     fold_marks,
     hyphen_inversion,
+    is_punct_char,
     lower,
     punct_and_words,
     quote_key,
@@ -202,6 +203,9 @@ class UDClassifier(LexemeRelations):
         if (self.bound_aux and len(toks) > 1 and toks[0].pos != "AUX"
                 and all(t.pos == "AUX" for t in toks[1:])):
             toks = toks[:1]     # a word with its endings (の で: a conjunction)
+        conj = self.clause_link([], toks)
+        if conj:
+            return conj
         pos = {t.pos for t in toks}
         found = self._shared_tag(pos, {t.dep for t in toks})
         if found:
@@ -228,6 +232,9 @@ class UDClassifier(LexemeRelations):
             return "SPELL"
         if self.is_number_form(o, c):
             return "NUM:FORM"
+        conj = self.clause_link(o, c)
+        if conj:
+            return conj
         if self.is_reordering(o, c):
             return "WO"
         moved = self.transposition_type(o, c)
@@ -325,6 +332,34 @@ class UDClassifier(LexemeRelations):
 
     def _listed_number(self, word: str) -> bool:
         return "NUM" in self.words.word_classes(word)
+
+    def clause_link(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        """Punctuation for a conjunction or back, the clauses joined or split another way
+        (``,`` -> ``and``, ``and he`` -> ``. He``, ``,`` -> ``parce qu'``, a deletion of
+        ``, and``): the conjunction is the error, named by its class (CCONJ or SCONJ,
+        :meth:`_conjunction`), and the punctuation and the capital of the next word change
+        with it. The words of the two sides, punctuation left out, are the same up to case but
+        for a run of up to three clause-linking words one side adds (conjunctions, relative
+        words and connective adverbs, at least one conjunction), and the punctuation differs.
+        None otherwise (a conjunction that stays while only the punctuation and the case
+        change is PUNCT: ``. And`` -> ``and``)."""
+        wo = [t for t in o if not _is_punct(t)]
+        wc = [t for t in c if not _is_punct(t)]
+        extra = len(wo) - len(wc)
+        if not 1 <= abs(extra) <= 3:
+            return None
+        if [t.text for t in o if _is_punct(t)] == [t.text for t in c if _is_punct(t)]:
+            return None
+        short, long_ = (wc, wo) if extra > 0 else (wo, wc)
+        n = abs(extra)
+        for k in range(len(long_) - n + 1):
+            run = long_[k:k + n]
+            if [x.lower for x in long_[:k] + long_[k + n:]] != [x.lower for x in short]:
+                continue
+            conj = next((x for x in map(self._conjunction, run) if x), None)
+            if conj and all(t.pos in _CONNECTIVE or self._conjunction(t) for t in run):
+                return conj
+        return None
 
     def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         """The same words in another order, also across a hyphen (``Tu as`` -> ``As-tu``)."""
@@ -665,6 +700,10 @@ def _script(text: str) -> str:
     if any("\u30a1" <= ch <= "\u30fa" for ch in text):
         return "katakana"
     return "hiragana"
+
+
+def _is_punct(t: Token) -> bool:
+    return t.pos == "PUNCT" or (t.text != "" and all(is_punct_char(ch) for ch in t.text))
 
 
 def _wordlike(t: Token) -> bool:
