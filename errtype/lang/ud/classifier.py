@@ -412,7 +412,7 @@ class UDClassifier(LexemeRelations):
         o, c = self.reanalysed(o), self.reanalysed(c)
         lexeme = self.lexeme(o, c)
         if (lexeme is not None and (lexeme != "stem" or o.pos == c.pos) and inflection_diff(o, c)
-                and (ending_change(o, c) or not self._unknown(o))):
+                and (ending_change(o, c) or not self._unknown(o, c))):
             pos = self.inflection_pos(o, c, lexeme)
             if pos:
                 return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
@@ -499,7 +499,7 @@ class UDClassifier(LexemeRelations):
         if (Levenshtein.distance(o.lower, c.lower, score_cutoff=1) > 1
                 and 1 - Indel.normalized_distance(o.lower, c.lower) <= 0.5):
             return None
-        if self.is_valid_word(o.text):  # lookups last: the slow part
+        if not self._unknown(o, c):  # lookups last: the slow part
             return None
         return "SPELL" if not c.text.isalpha() or self._known(c) else None
 

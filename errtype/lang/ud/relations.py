@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ...tokens import Token
-from .morph import features, lemma_of, prefixed, suffixed, verbal
+from .morph import common_prefix, features, lemma_of, prefixed, suffixed, verbal
 from .wordlists import WordLists
 
-__all__ = ["INFLECTED_POS", "LexemeRelations"]
+__all__ = ["INFLECTED_POS", "LexemeRelations", "same_compound"]
 
 #: UPOS that inflect in UD languages (DET too: articles and determiners agree in case/gender)
 INFLECTED_POS = frozenset({"ADJ", "AUX", "DET", "PRON", "PROPN", "NOUN", "VERB", "NUM", "ADV"})
@@ -22,6 +22,43 @@ _NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "DET", "PRON", "NUM"})
 _UNINFLECTED = frozenset({"ADV", "ADP", "CCONJ", "SCONJ", "PART", "INTJ"})
 #: classes for which Gender is inflection (agreement), not a property of the lexeme
 _GENDER_AGREES = frozenset({"ADJ", "DET", "PRON", "NUM"})
+
+
+def same_compound(a: str, b: str, word: Callable[[str], bool],
+                  one_lexeme: Callable[[str, str], bool], links: tuple[str, ...] = (),
+                  least: int = 3) -> bool:
+    """``a`` and ``b`` are one compound with its last part in two forms: they share a first
+    part of at least ``least`` letters, a word by ``word`` itself or before one of the
+    language's linking elements ``links`` (German ``Arbeit|s``), after which both remainders
+    (at least ``least`` letters) are words and forms of one lexeme by ``one_lexeme``
+    (``lemmik|raamatut`` / ``lemmik|raamatu``, ``Arbeits|platz`` / ``Arbeits|plätze``,
+    ``bil|nyckeln`` / ``bil|nyckel``; not ``tulevi|kusest`` / ``tulevi|kust``: no first word,
+    nor ``vane|made`` / ``vane|mate``: two lexemes)."""
+    la, lb = a.lower(), b.lower()
+    for k in range(least, common_prefix(la, lb) + 1):
+        ra, rb = la[k:], lb[k:]
+        if (len(ra) >= least and len(rb) >= least and word(ra) and word(rb)
+                and one_lexeme(ra, rb) and _first_part(la[:k], word, links, least)):
+            return True
+    return False
+
+
+def _one_word(a: Token, b: Token) -> bool:
+    """The tagger reads ``a`` and ``b`` as one word: the same class or the same lemma (without
+    the compound boundaries some treebanks mark: ``eba_võrdne``)."""
+    return a.pos == b.pos or _bare_lemma(a) == _bare_lemma(b)
+
+
+def _bare_lemma(t: Token) -> str:
+    return lemma_of(t).replace("_", "").replace("=", "")
+
+
+def _first_part(part: str, word: Callable[[str], bool], links: tuple[str, ...],
+                least: int) -> bool:
+    if word(part):
+        return True
+    return any(part.endswith(link) and len(part) - len(link) >= least
+               and word(part[:len(part) - len(link)]) for link in links)
 
 
 class LexemeRelations:
@@ -190,9 +227,39 @@ class LexemeRelations:
         so, sc = self.stems(o.text), self.stems(c.text)
         return bool(so) and bool(sc) and not so & sc
 
-    def _unknown(self, t: Token) -> bool:
-        return (self.is_valid_word is not None and t.text.isalpha()
-                and not self.is_valid_word(t.text))
+    def _unknown(self, t: Token, other: Token | None = None) -> bool:
+        """The lexicon rejects ``t``: not as a word of its own, nor as a compound. Beside the
+        other side of the edit (``other``), a compound counts only when ``other`` is the same
+        compound in another form (:func:`same_compound`: ``postkastis`` -> ``postkasti``) and
+        the tagger gives both one lemma, not when the compound reading is only a way to accept
+        a misspelling (Estonian ``vaatanud`` = ``vaat`` + ``anud`` beside ``vaadanud``). The
+        compound search (the slow part) runs last."""
+        if self.is_valid_word is None or not t.text.isalpha():
+            return False
+        single = getattr(self.is_valid_word, "single", None)
+        if single is None:
+            return not self.is_valid_word(t.text)
+        if single(t.text):
+            return False
+        if other is not None and not (_one_word(t, other) and same_compound(
+                t.text, other.text, self._single_word, self._one_lexeme, self.words.links)):
+            return True
+        return not self.is_valid_word(t.text)
+
+    def _one_lexeme(self, a: str, b: str) -> bool:
+        """Two words are forms of one lexeme by the lexicon (the lemmas it gives them meet,
+        where its stems are lemmas: pack ``lexicon_lemmas``), else by the stem test."""
+        if self.stems is not None:
+            sa = self.stems(a) | self.stems(a[:1].upper() + a[1:])
+            sb = self.stems(b) | self.stems(b[:1].upper() + b[1:])
+            if sa and sb:
+                return bool(sa & sb)
+        return self.same_stem is not None and self.same_stem(a, b)
+
+    def _single_word(self, word: str) -> bool:
+        """The lexicon knows ``word`` (or it capitalised) as a word of its own."""
+        single = getattr(self.is_valid_word, "single", self.is_valid_word)
+        return bool(single is not None and (single(word) or single(word[:1].upper() + word[1:])))
 
     def _known(self, t: Token) -> bool:
         """The lexicon knows the (corrected) word, as a compound too."""

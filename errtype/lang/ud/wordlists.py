@@ -9,13 +9,15 @@ Each non-comment line is a key and whitespace-separated words::
     DEGREE добрий кращий найкращий
     INFINITIVE ти тися
     COMPARATIVE більш менш найбільш
+    LINK s es n en
 
 A UPOS key lists members of that closed class (a word may be listed under several); a ``DEGREE``
 line is one suppletive comparison (positive, comparative and superlative lemmas or forms), so
 ``добрий`` -> ``кращий`` is a comparison error, not a word choice; ``INFINITIVE`` lists the
 endings of the language's verb lemmas (citation forms), which tell a verb the tagger misread
 from the lexicon's lemma; ``COMPARATIVE`` lists the words of analytic comparison (``plus bon`` ->
-``meilleur``, ``більш помітним`` -> ``помітнішим`` are comparison errors). Words are matched
+``meilleur``, ``більш помітним`` -> ``помітнішим`` are comparison errors); ``LINK`` lists the
+linking elements between the parts of a compound (German ``Arbeit-s-platz``). Words are matched
 lower-cased.
 """
 
@@ -42,6 +44,7 @@ class WordLists:
     degrees: Mapping[str, frozenset[int]] = field(default_factory=dict)
     infinitives: tuple[str, ...] = ()
     comparatives: frozenset[str] = frozenset()
+    links: tuple[str, ...] = ()
 
     def word_classes(self, word: str) -> frozenset[str]:
         """The closed classes the list puts ``word`` in (empty when unlisted)."""
@@ -63,6 +66,7 @@ def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordL
     degrees: dict[str, set[int]] = {}
     infinitives: list[str] = []
     comparatives: list[str] = []
+    links: list[str] = []
     for number, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].split()
         if not text:
@@ -75,16 +79,18 @@ def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordL
             infinitives.extend(words)
         elif key == "COMPARATIVE":
             comparatives.extend(words)
+        elif key == "LINK":
+            links.extend(words)
         elif key in CLOSED_CLASSES:
             for w in words:
                 classes.setdefault(w, set()).add(key)
         else:
             raise ResourceError(f"{source}, line {number}: unknown key {key!r} (expected one of "
-                                f"{', '.join(sorted(CLOSED_CLASSES))}, DEGREE, INFINITIVE or "
-                                "COMPARATIVE)")
+                                f"{', '.join(sorted(CLOSED_CLASSES))}, DEGREE, INFINITIVE, "
+                                "COMPARATIVE or LINK)")
     return WordLists({w: frozenset(k) for w, k in classes.items()},
                      {w: frozenset(k) for w, k in degrees.items()}, tuple(infinitives),
-                     frozenset(comparatives))
+                     frozenset(comparatives), tuple(links))
 
 
 @cache
