@@ -197,3 +197,35 @@ def test_hunspell_compounds() -> None:
     assert et("kodumasinatele") and not et.single("kodumasinatele")
     cs = HunspellLexicon("cs_CZ")        # no compounding: one dictionary, as before
     assert cs._compound is None and cs("kočka")
+
+
+# ------------------------------------------------------------------------- 4. non-words
+UK_LEX = CompoundLexicon("майоріла присутності кота кот", "",
+                         {"майоріла": {"майоріти"}, "присутності": {"присутність"},
+                          "кота": {"кіт"}})
+ET_LEMMAS = CompoundLexicon("kotti koti", "", {"kotti": {"kott"}, "koti": {"kott"}})
+
+
+@pytest.mark.parametrize("lexicon, code, o, c, expected", [
+    # a non-word close to a known correction is SPELL, however the tagger dressed it up ...
+    (DE_LEX, "de", "Hausaufgabn/Hausaufgabe/NOUN/Number=Sing",
+     "Hausaufgaben/Hausaufgabe/NOUN/Number=Plur", "R:SPELL"),
+    (UK_LEX, "uk", "присутносты/присутність/NOUN/Case=Nom", "присутності/присутність/NOUN/Case=Gen",
+     "R:SPELL"),
+    # ... but another ending (more than one letter) is the learner's choice of form
+    (UK_LEX, "uk", "майоріє/майоріти/VERB/Tense=Pres", "майоріла/майоріти/VERB/Tense=Past",
+     "R:VERB:INFL"),
+    # a doubled letter: the lexicon decides, not the letters: a known form of the lemma is
+    # inflection (the tagger gave both one analysis), a word it rejects is a misspelling
+    (ET_LEMMAS, "et", "kotti/kotti/NOUN/Case=Gen", "koti/kott/NOUN/Case=Gen", "R:NOUN:INFL"),
+    (ET_LEMMAS, "et", "kottti/kottti/NOUN/Case=Gen", "kotti/kott/NOUN/Case=Gen", "R:SPELL"),
+])
+def test_non_words(lexicon: CompoundLexicon, code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, compound_classifier(code, lexicon)) == expected
+
+
+def test_doubling_without_lexicon_lemmas_keeps_the_letter_rule() -> None:
+    """Where the lexicon's stems are not lemmas (Estonian), a doubled letter stays SPELL."""
+    lex = CompoundLexicon("tekkivad tekivad")
+    assert typed("tekkivad/tekkima/VERB/Mood=Ind", "tekivad/tekkima/VERB/Mood=Ind",
+                 compound_classifier("et", lex)) == "R:SPELL"

@@ -412,7 +412,7 @@ class UDClassifier(LexemeRelations):
         o, c = self.reanalysed(o), self.reanalysed(c)
         lexeme = self.lexeme(o, c)
         if (lexeme is not None and (lexeme != "stem" or o.pos == c.pos) and inflection_diff(o, c)
-                and (ending_change(o, c) or not self._unknown(o, c))):
+                and not self.misspelled_form(o, c)):
             pos = self.inflection_pos(o, c, lexeme)
             if pos:
                 return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
@@ -422,8 +422,11 @@ class UDClassifier(LexemeRelations):
         spell = self.spelling(o, c)
         if spell is not None:
             return spell
-        if doubling(o.lower, c.lower) and o.pos not in _CLOSED:
-            return "SPELL"      # a letter doubled or undoubled: tekkivad/tekivad, засяло/засяяло
+        if (doubling(o.lower, c.lower) and o.pos not in _CLOSED
+                and not self.lexicon_lexeme(o, c)):
+            # a letter doubled or undoubled (tekkivad/tekivad, засяло/засяяло), unless the
+            # lexicon gives the original the correction's lemma (another form: its case)
+            return "SPELL"
         if (lexeme == "stem" and not ending_change(o, c) and self.near_miss(o, c)
                 and not self._two_words(o, c)):
             return "SPELL"      # one letter inside related-looking words: contant/content
@@ -474,6 +477,15 @@ class UDClassifier(LexemeRelations):
         if lo != lc and ro == rc and o.pos not in _CLOSED and c.pos not in _CLOSED:
             return "SPELL"
         return None
+
+    def misspelled_form(self, o: Token, c: Token) -> bool:
+        """The tagger reads ``o`` as another form of the correction's lexeme, but the lexicon
+        rejects it and knows the correction: a non-word the tagger dressed up as an
+        inflection, so a misspelling, unless the forms differ in the ending alone by more than
+        one letter (another ending, which the learner chose: майоріє -> майоріла)."""
+        if ending_change(o, c) and Levenshtein.distance(o.lower, c.lower, score_cutoff=1) > 1:
+            return False
+        return self._unknown(o, c) and self._known(c)
 
     def word_class(self, o: Token, c: Token) -> str | None:
         """ERRANT's last resort for a 1:1 edit: the shared UPOS, the mapped shared dependency,

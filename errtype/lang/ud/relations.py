@@ -76,11 +76,16 @@ class LexemeRelations:
         ``"stem"`` (the stem test), else None."""
         if lemma_of(o) and lemma_of(o) == lemma_of(c):
             return "lemma"
-        if self.stems is not None and self.stems(o.text) & self._readings(c):
+        if self.lexicon_lexeme(o, c):
             return "lexicon"
         if self.same_stem is not None and self.same_stem(o.text, c.text):
             return "stem"
         return None
+
+    def lexicon_lexeme(self, o: Token, c: Token) -> bool:
+        """The lexicon knows ``o`` as a form of the correction's lexeme: it gives ``o`` a lemma
+        of ``c``'s reading (only where the lexicon's stems are lemmas)."""
+        return self.stems is not None and bool(self.stems(o.text) & self._readings(c))
 
     def _readings(self, t: Token) -> frozenset[str]:
         """The lexicon's lemmas of ``t``, narrowed to the tagger's when it is one of them
