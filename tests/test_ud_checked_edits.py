@@ -71,4 +71,6 @@ def test_turkish_checked_edits() -> None:
             typed[" ".join(o.texts)] = [(e.o_str, e.c_str, e.type) for e in tr.annotate(o, c)]
     seen = _check(rows, typed)
     assert seen["agree"] + seen["disagree"] >= 50
-    assert seen["agree"] >= 51           # checked by hand: 51 of 58 (the file's verdicts)
+    # checked by hand: 51 of 58 (issue 17); 54 of 55 once issue 26 made each long move one
+    # WO edit and relabelled the punctuation-for-conjunction edit (the file's notes)
+    assert seen["agree"] >= 54

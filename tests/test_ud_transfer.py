@@ -229,3 +229,56 @@ def test_doubling_without_lexicon_lemmas_keeps_the_letter_rule() -> None:
     lex = CompoundLexicon("tekkivad tekivad")
     assert typed("tekkivad/tekkima/VERB/Mood=Ind", "tekivad/tekkima/VERB/Mood=Ind",
                  compound_classifier("et", lex)) == "R:SPELL"
+
+
+# ------------------------------------------------------------------------ 5. long moves
+def _extract(code: str, o: str, c: str) -> list[tuple[str, str, str]]:
+    from errtype.annotator import Annotator
+    from errtype.parse.conllu import PreParsed
+
+    from .test_ud_classifier import spec
+
+    ann = Annotator(code, parser=PreParsed())
+    return [(e.o_str, e.c_str, e.type) for e in ann.annotate(spec(o), spec(c))]
+
+
+@pytest.mark.parametrize("code, o, c, expected", [
+    # an adverbial moved from the front to the end (its capital goes with the sentence start)
+    ("de", "Gestern/gestern/ADV bin/sein/AUX ich/ich/PRON ins/in/ADP Kino/Kino/NOUN "
+           "gegangen/gehen/VERB .",
+     "Ich/ich/PRON bin/sein/AUX gestern/gestern/ADV ins/in/ADP Kino/Kino/NOUN "
+     "gegangen/gehen/VERB .",
+     [("Gestern bin ich", "Ich bin gestern", "R:WO")]),
+    # a verb moved to the end over three words; a clause moved to the front with its comma
+    ("sl", "Jaz/jaz/PRON sem/biti/AUX šel/iti/VERB v/v/ADP šolo/šola/NOUN zjutraj/zjutraj/ADV .",
+     "Jaz/jaz/PRON sem/biti/AUX zjutraj/zjutraj/ADV šel/iti/VERB v/v/ADP šolo/šola/NOUN .",
+     [("šel v šolo zjutraj", "zjutraj šel v šolo", "R:WO")]),
+    ("it", "Sono/essere/AUX felice/felice/ADJ quando/quando/SCONJ ti/tu/PRON vedo/vedere/VERB .",
+     "Quando/quando/SCONJ ti/tu/PRON vedo/vedere/VERB ,/,/PUNCT sono/essere/AUX "
+     "felice/felice/ADJ .",
+     [("Sono felice quando ti vedo", "Quando ti vedo , sono felice", "R:WO")]),
+    # a word only one side has at the window's edge stays an edit of its own
+    ("el", "Εγώ/εγώ/PRON είμαι/είμαι/AUX χαρούμενος/χαρούμενος/ADJ όταν/όταν/SCONJ "
+           "σε/εσύ/PRON βλέπω/βλέπω/VERB .",
+     "Όταν/όταν/SCONJ σε/εσύ/PRON βλέπω/βλέπω/VERB είμαι/είμαι/AUX "
+     "χαρούμενος/χαρούμενος/ADJ .",
+     [("Εγώ", "", "U:PRON"),
+      ("είμαι χαρούμενος όταν σε βλέπω", "Όταν σε βλέπω είμαι χαρούμενος", "R:WO")]),
+    # function words deleted here and inserted there are two errors, not a move
+    ("fr", "J'/je/PRON aime/aimer/VERB la/le/DET musique/musique/NOUN de/de/ADP un/un/DET "
+           "groupe/groupe/NOUN .",
+     "J'/je/PRON aime/aimer/VERB musique/musique/NOUN de/de/ADP la/le/DET groupe/groupe/NOUN .",
+     [("la", "", "U:DET"), ("un", "la", "R:DET")]),
+    # another change inside the window keeps the pieces apart (nothing is lost)
+    ("fr", "un/un/DET cadeau/cadeau/NOUN très/très/ADV jolie/joli/ADJ/Gender=Fem .",
+     "un/un/DET très/très/ADV joli/joli/ADJ/Gender=Masc cadeau/cadeau/NOUN .",
+     [("cadeau", "", "U:NOUN"), ("jolie", "joli", "R:ADJ:INFL"), ("", "cadeau", "M:NOUN")]),
+])
+def test_long_moves(code: str, o: str, c: str, expected: list) -> None:
+    assert _extract(code, o, c) == expected
+
+
+def test_long_moves_leave_czech_and_english_alone() -> None:
+    o = "Včera/včera/ADV jsem/být/AUX šel/jít/VERB do/do/ADP kina/kino/NOUN ."
+    c = "Šel/jít/VERB jsem/být/AUX do/do/ADP kina/kino/NOUN včera/včera/ADV ."
+    assert len(_extract("cs", o, c)) > 1

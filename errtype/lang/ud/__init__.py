@@ -18,7 +18,7 @@ from ..base import AlignOp, Language
 from ..packs import Pack, get_pack, variant_test
 from .backend import default_parser
 from .classifier import UDClassifier
-from .joins import join_touching
+from .joins import join_moves, join_touching
 from .resources import HunspellLexicon, prefix_same_stem, snowball_same_stem
 from .text import fold_marks
 from .wordlists import load_wordlists
@@ -79,6 +79,14 @@ def make_classifier(code: str, feats: bool = False) -> UDClassifier:
     return classifier
 
 
+#: word classes whose words make a move (a verb, a clause, an adverbial), not function words
+_CONTENT = frozenset({"NOUN", "PROPN", "VERB", "AUX", "ADJ", "ADV", "NUM", "PRON", "X"})
+
+
+def _moves_content(toks: Sequence[Token]) -> bool:
+    return any(t.pos in _CONTENT for t in toks)
+
+
 #: a verb or adjective, or one of its endings (``bound_aux`` languages)
 _HOSTS = frozenset({"VERB", "ADJ", "AUX", "SCONJ"})
 _ENDINGS = frozenset({"AUX", "SCONJ"})
@@ -107,14 +115,17 @@ class UDLanguage(Language):
 
     def merge_rules(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
                     run_limit: int = MAX_RULE_RUN) -> list[tuple[int, int, int, int]]:
-        """The default rules, then the pieces of one error joined (:mod:`.joins`): punctuation
-        beside the conjunction that replaces it (``, et je`` -> ``. Je``: a clause link,
+        """The default rules, then the pieces of one error joined (:mod:`.joins`): a long move
+        (the same words, up to case and diacritics, deleted at one place and inserted at
+        another, with a content word among them: one ``WO`` edit, :func:`.joins.join_moves`);
+        punctuation beside the conjunction that replaces it (``, et je`` -> ``. Je``: a clause link,
         :meth:`UDClassifier.clause_link`); in a language whose auxiliaries are endings (pack
         ``bound_aux``) an edit whose correction is endings alone (auxiliaries, conjunctive
         particles) in place of function words, or which drops endings, right after an edit
         whose correction ends in a verb, adjective or ending, joins it: one word's form changes
         once (``高い で`` -> ``高く て``, ``たい です`` -> ``まし た``)."""
         spans = super().merge_rules(seq, orig, cor, run_limit)
+        spans = join_moves(spans, orig, cor, self.transposition_keys, _moves_content)
         spans = join_touching(spans, orig, cor,
                               lambda o, c: self.classifier.clause_link(o, c) is not None)
         if not (self.pack and self.pack.bound_aux):

@@ -1,5 +1,6 @@
 """Edit spans the generic UD language joins after the merge rules: pieces of one error that the
-alignment split (a clause link: punctuation beside the conjunction that replaces it).
+alignment split (a long move: a deletion and an insertion of the same words; a clause link:
+punctuation beside the conjunction that replaces it).
 
 Each join is a test on the span two touching edits would make together; English and Czech never
 come here (their languages keep their own merge rules).
@@ -7,11 +8,12 @@ come here (their languages keep their own merge rules).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ...tokens import Sentence, Token
 
-__all__ = ["Span", "join_touching"]
+__all__ = ["MAX_MOVE", "Span", "join_moves", "join_touching"]
 
 Span = tuple[int, int, int, int]
 
@@ -31,3 +33,90 @@ def join_touching(spans: list[Span], orig: Sentence, cor: Sentence,
                     continue
         out.append(span)
     return out
+
+
+#: the longest window (tokens per side) a move may span
+MAX_MOVE = 40
+
+
+def join_moves(spans: list[Span], orig: Sentence, cor: Sentence,
+               keys: Callable[[Sentence], Sequence[object]],
+               moved: Callable[[Sequence[Token]], bool]) -> list[Span]:
+    """``spans`` with each long move made one edit: the alignment splits a word, phrase or
+    clause moved several positions into a deletion and an insertion (``U:`` + ``M:``), which
+    ERRANT's transposition test joins only for short windows. Two edits (and any between them)
+    become one span when, punctuation left out, the window from the first to the last holds the
+    same tokens on both sides by ``keys`` (the language's transposition keys: case and
+    diacritics ignored) and the tokens the edits remove include one ``moved`` accepts (a
+    content word: two function words or commas that swap places are two errors). A run of
+    tokens only one side has at an edge of such a window stays an edit of its own (``Ben çok
+    mutlu oldum seni gördüğüm zaman`` -> ``Seni gördüğüm zaman çok mutlu oldum``: ``Ben``
+    deleted, the rest one move). Windows are tried from the smallest."""
+    if len(spans) < 2:
+        return spans
+    okeys, ckeys = keys(orig), keys(cor)
+    out: list[Span] = []
+    i = 0
+    while i < len(spans):
+        found: tuple[int, list[Span]] | None = None
+        for edges in (False, True):         # a pure move first, over every window
+            for j in range(i + 1, len(spans)):
+                a, b = spans[i], spans[j]
+                if b[1] - a[0] > MAX_MOVE or b[3] - a[2] > MAX_MOVE:
+                    break
+                if not moved([t for s in spans[i:j + 1] for t in orig[s[0]:s[1]]]):
+                    continue
+                joined = _move(a[0], b[1], a[2], b[3], orig, cor, okeys, ckeys, edges)
+                if joined:
+                    found = j, joined
+                    break
+            if found:
+                break
+        if found:
+            out.extend(found[1])
+            i = found[0] + 1
+        else:
+            out.append(spans[i])
+            i += 1
+    return out
+
+
+def _move(os_: int, oe: int, cs_: int, ce: int, orig: Sentence, cor: Sentence,
+          okeys: Sequence[object], ckeys: Sequence[object], edges: bool) -> list[Span] | None:
+    """The window as one move (``edges``: with an edge run split off), or None."""
+    ow = [k for k in range(os_, oe) if not _punct(orig[k])]
+    cw = [k for k in range(cs_, ce) if not _punct(cor[k])]
+    extra_o = Counter(okeys[k] for k in ow) - Counter(ckeys[k] for k in cw)
+    extra_c = Counter(ckeys[k] for k in cw) - Counter(okeys[k] for k in ow)
+    if not extra_o and not extra_c:
+        return [(os_, oe, cs_, ce)] if _reordered(ow, cw, okeys, ckeys) else None
+    if not edges or (extra_o and extra_c):
+        return None
+    extra, idx, keys_ = (extra_o, ow, okeys) if extra_o else (extra_c, cw, ckeys)
+    n = sum(extra.values())
+    for run in (idx[:n], idx[len(idx) - n:]):
+        if (Counter(keys_[k] for k in run) == extra and len(run) < len(idx)
+                and run == list(range(run[0], run[-1] + 1))):
+            first = run[0] == idx[0]
+            left = [k for k in idx if k not in run]
+            if not (_reordered(left, cw, okeys, ckeys) if extra_o
+                    else _reordered(ow, left, okeys, ckeys)):
+                return None
+            if extra_o:
+                edge = (os_, run[-1] + 1, cs_, cs_) if first else (run[0], oe, ce, ce)
+                rest = (run[-1] + 1, oe, cs_, ce) if first else (os_, run[0], cs_, ce)
+            else:
+                edge = (os_, os_, cs_, run[-1] + 1) if first else (oe, oe, run[0], ce)
+                rest = (os_, oe, run[-1] + 1, ce) if first else (os_, oe, cs_, run[0])
+            return [edge, rest] if first else [rest, edge]
+    return None
+
+
+def _reordered(ow: list[int], cw: list[int], okeys: Sequence[object],
+               ckeys: Sequence[object]) -> bool:
+    """The same tokens in another order."""
+    return [okeys[k] for k in ow] != [ckeys[k] for k in cw]
+
+
+def _punct(t: Token) -> bool:
+    return t.pos == "PUNCT" or (t.text != "" and not any(ch.isalnum() for ch in t.text))
