@@ -53,7 +53,9 @@ def test_french_checked_edits() -> None:
         typed[orig] = [(e.o_str, e.c_str, e.type) for e in fr.annotate(orig, cor)]
     seen = _check(rows, typed)
     assert seen["agree"] + seen["disagree"] >= 100
-    assert seen["agree"] >= 103          # checked by hand: 103 of 114 (the file's verdicts)
+    # checked by hand: 103 of 114 (issue 20); 99 of 110 once issue 26 made each contraction one
+    # edit and elision orthography (the same 11 disagreements; the file's notes)
+    assert seen["agree"] >= 99
 
 
 def test_turkish_checked_edits() -> None:

@@ -282,3 +282,62 @@ def test_long_moves_leave_czech_and_english_alone() -> None:
     o = "Včera/včera/ADV jsem/být/AUX šel/jít/VERB do/do/ADP kina/kino/NOUN ."
     c = "Šel/jít/VERB jsem/být/AUX do/do/ADP kina/kino/NOUN včera/včera/ADV ."
     assert len(_extract("cs", o, c)) > 1
+
+
+# ------------------------------------------------------------ 6. contractions and elision
+@pytest.mark.parametrize("code, o, c, expected", [
+    # elision is orthography, whichever side is elided, in any language that writes it
+    ("fr", "que/que/SCONJ", "qu'/que/SCONJ", "R:ORTH"),
+    ("fr", "Si/si/SCONJ", "S'/si/SCONJ", "R:ORTH"),
+    ("it", "lo/il/DET", "l'/il/DET", "R:ORTH"),
+    ("it", "una/uno/DET", "un'/uno/DET", "R:ORTH"),
+    ("ca", "de/de/ADP", "d'/de/ADP", "R:ORTH"),
+    ("el", "από/από/ADP", "απ'/από/ADP", "R:ORTH"),
+    ("it", "quell'/quello/DET", "quello/quello/DET", "R:ORTH"),       # elided where it may not
+    # a contraction of the pack applied or undone is orthography
+    ("fr", "de/de/ADP le/le/DET", "du/de/ADP", "R:ORTH"),
+    ("fr", "à/à/ADP le/le/DET", "au/à/ADP", "R:ORTH"),
+    ("it", "in/in/ADP la/il/DET", "nella/in/ADP", "R:ORTH"),
+    ("pt", "de/de/ADP o/o/DET", "do/de/ADP", "R:ORTH"),
+    ("ca", "a/a/ADP el/el/DET", "al/a/ADP", "R:ORTH"),
+    ("de", "in/in/ADP dem/der/DET", "im/in/ADP", "R:ORTH"),
+    ("pt", "em/em/ADP a/o/DET", "na/em/ADP", "R:ORTH"),
+    # ... and with one word changed besides, the type of that change
+    ("fr", "avec/avec/ADP le/le/DET", "au/à/ADP", "R:ADP"),
+    ("it", "della/di/ADP", "del/di/ADP", "R:DET"),        # di la -> di il: the article
+    ("pt", "no/em/ADP", "do/de/ADP", "R:ADP"),            # em o -> de o: the preposition
+    # not a contraction or an elision
+    ("fr", "des/de/DET", "les/le/DET", "R:DET"),
+    ("uk", "здоровя/здоровя/NOUN", "здоров'я/здоров'я/NOUN", "R:SPELL"),   # an apostrophe
+])
+def test_contractions_and_elision(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+def test_contractions_are_one_edit() -> None:
+    """The contraction and the word it absorbs, split by the alignment, are joined."""
+    assert _extract("fr", "Nous/il/PRON allons/aller/VERB à/à/ADP le/le/DET marché/marché/NOUN .",
+                    "Nous/il/PRON allons/aller/VERB au/à/ADP marché/marché/NOUN .") == [
+        ("à le", "au", "R:ORTH")]
+    assert _extract("it", "Vado/andare/VERB in/in/ADP la/il/DET città/città/NOUN .",
+                    "Vado/andare/VERB nella/in/ADP città/città/NOUN .") == [
+        ("in la", "nella", "R:ORTH")]
+
+
+def test_contraction_lines_are_checked() -> None:
+    from errtype.errors import ResourceError
+    from errtype.lang.ud.wordlists import parse_wordlists
+
+    lists = parse_wordlists(["CONTRACTION du de le"])
+    assert lists.expand(["Du", "pain"]) == [("de", 0), ("le", 0), ("pain", 1)]
+    with pytest.raises(ResourceError, match="line 1: a CONTRACTION line"):
+        parse_wordlists(["CONTRACTION du de"], "fr.txt")
+
+
+def test_elision_only_where_the_pack_says() -> None:
+    """An apostrophe for a final vowel is elision only for the words the pack's ELISION list
+    names: Estonian writes the genitive of Versailles with an apostrophe (spelling)."""
+    assert typed("Versaillesi/Versailles/PROPN", "Versailles'/Versailles/PROPN",
+                 pack_classifier("et")) != "R:ORTH"
+    assert typed("presque/presque/ADV", "presqu'/presque/ADV", pack_classifier("fr")) == "R:ORTH"
+    assert typed("vraie/vrai/ADJ", "vrai'/vrai/ADJ", pack_classifier("fr")) != "R:ORTH"

@@ -64,6 +64,12 @@ class CzechClassifier(UDClassifier):
     def clause_link(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
         return None
 
+    def is_elision(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
+        return False
+
+    def contraction(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        return None
+
     def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return sorted(t.lower for t in o) == sorted(t.lower for t in c)
 

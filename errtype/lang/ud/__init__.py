@@ -115,19 +115,25 @@ class UDLanguage(Language):
 
     def merge_rules(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
                     run_limit: int = MAX_RULE_RUN) -> list[tuple[int, int, int, int]]:
-        """The default rules, then the pieces of one error joined (:mod:`.joins`): a long move
-        (the same words, up to case and diacritics, deleted at one place and inserted at
-        another, with a content word among them: one ``WO`` edit, :func:`.joins.join_moves`);
-        punctuation beside the conjunction that replaces it (``, et je`` -> ``. Je``: a clause link,
-        :meth:`UDClassifier.clause_link`); in a language whose auxiliaries are endings (pack
-        ``bound_aux``) an edit whose correction is endings alone (auxiliaries, conjunctive
-        particles) in place of function words, or which drops endings, right after an edit
-        whose correction ends in a verb, adjective or ending, joins it: one word's form changes
-        once (``高い で`` -> ``高く て``, ``たい です`` -> ``まし た``)."""
+        """The default rules, then the pieces of one error joined (:mod:`.joins`):
+
+        * a long move (the same words, up to case and diacritics, deleted at one place and
+          inserted at another, with a content word among them): one ``WO`` edit
+          (:func:`.joins.join_moves`);
+        * punctuation beside the conjunction that replaces it (``, et je`` -> ``. Je``, a
+          clause link: :meth:`UDClassifier.clause_link`), and a contraction beside the word it
+          absorbs (``à`` -> ``au`` and ``le`` deleted: ``à le`` -> ``au``,
+          :meth:`UDClassifier.contraction`);
+        * in a language whose auxiliaries are endings (pack ``bound_aux``), an edit whose
+          correction is endings alone (auxiliaries, conjunctive particles) in place of function
+          words, or which drops endings, right after an edit whose correction ends in a verb,
+          adjective or ending: one word's form changes once (``高い で`` -> ``高く て``,
+          ``たい です`` -> ``まし た``)."""
         spans = super().merge_rules(seq, orig, cor, run_limit)
         spans = join_moves(spans, orig, cor, self.transposition_keys, _moves_content)
-        spans = join_touching(spans, orig, cor,
-                              lambda o, c: self.classifier.clause_link(o, c) is not None)
+        clf = self.classifier
+        spans = join_touching(spans, orig, cor, lambda o, c: (
+            clf.clause_link(o, c) is not None or clf.contracted_pieces(o, c)))
         if not (self.pack and self.pack.bound_aux):
             return spans
         out: list[tuple[int, int, int, int]] = []

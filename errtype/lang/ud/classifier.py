@@ -39,6 +39,7 @@ from .relations import INFLECTED_POS, LexemeRelations
 from .resources import prefix_same_stem
 from .text import (
     HYPHENS,
+    elided,
     fold_marks,
     hyphen_inversion,
     is_punct_char,
@@ -228,6 +229,11 @@ class UDClassifier(LexemeRelations):
             return orth
         if self.is_quotation_change(o_join, c_join):
             return "QUOTATION"
+        if self.is_elision(o_texts, c_texts):
+            return "ORTH"
+        contracted = self.contraction(o, c)
+        if contracted:
+            return contracted
         if self.is_apostrophe_change(o_join, c_join):
             return "SPELL"
         if self.is_number_form(o, c):
@@ -324,6 +330,48 @@ class UDClassifier(LexemeRelations):
     def is_quotation_change(self, o_join: str, c_join: str) -> bool:
         return quote_key(o_join) == quote_key(c_join)
 
+    def is_elision(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
+        """A word written with its final vowel elided or in full (``que`` -> ``qu'``, ``lo
+        amico`` -> ``l'amico``), whichever side is elided, for words the pack's ``ELISION``
+        list names (``*``: any word): orthography (:func:`~errtype.lang.ud.text.elided`)."""
+        if not self.words.elisions:
+            return False
+        words = elided(o_texts, c_texts) or elided(c_texts, o_texts)
+        return bool(words) and all(self.words.elides(w) for w in words)
+
+    def contraction(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        """A contraction of the pack's ``CONTRACTION`` list applied or undone (``de le`` ->
+        ``du``, ``in la`` -> ``nella``, ``in dem`` -> ``im``): ``ORTH``; with one word of the
+        expanded sides changed besides (``avec le`` -> ``au`` = ``à le``, ``du`` -> ``de la``),
+        the type of that change (``ADP``, ``DET``). None when neither side holds a contraction
+        or the expanded sides differ otherwise."""
+        if not self.words.contractions:
+            return None
+        eo = self.words.expand(t.text for t in o)
+        ec = self.words.expand(t.text for t in c)
+        if (len(eo) == len(o) and len(ec) == len(c)) or len(eo) != len(ec):
+            return None
+        changed = [(a, b) for a, b in zip(eo, ec, strict=True) if a[0] != b[0]]
+        if not changed:
+            return "ORTH"
+        if len(changed) > 1:
+            return None
+        (wa, ka), (wb, kb) = changed[0]
+        ta = o[ka] if o[ka].lower == wa else self._listed_token(wa)
+        tb = c[kb] if c[kb].lower == wb else self._listed_token(wb)
+        return self.two_sided([ta], [tb])
+
+    def _listed_token(self, word: str) -> Token:
+        """A word of a contraction as a token: its class from the pack's lists."""
+        classes = self.words.word_classes(word)
+        pos = next((p for p in _CLASS_ORDER if p in classes), "X")
+        return Token(word, word, pos)
+
+    def contracted_pieces(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        """The span is a contraction applied or undone, with at most one other word changed:
+        the pieces the alignment split (``à`` -> ``au`` and ``le`` deleted) belong together."""
+        return self.contraction(o, c) is not None
+
     def is_number_form(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         """A number in digits for the same kind of number in words or back (``4`` -> ``vier``,
         ``2.`` -> ``second``): :func:`~errtype.lang.ud.numbers.number_form`, with the pack's
@@ -406,6 +454,8 @@ class UDClassifier(LexemeRelations):
         """
         if self.variants is not None and self.variants(o.text, c.text):
             return "SPELL"
+        if self.is_elision([o.text], [c.text]):
+            return "ORTH"
         read = self.by_reading(o, c)
         if read is not None:
             return read
@@ -615,7 +665,7 @@ class UDClassifier(LexemeRelations):
             (inflected if typ.split(":")[1:2] == ["INFL"] else other).append((a, b, typ))
         if any(not _function_word(t) and t.lower not in self.words.comparatives for t in left):
             if (len(left) == 1 and not inflected and left[0].pos not in self.rare_pos
-                    and all(typ == "SPELL" for _, _, typ in other)):
+                    and all(typ in ("SPELL", "ORTH") for _, _, typ in other)):
                 return left[0].pos
             return None
         if not inflected and not other:
