@@ -341,3 +341,34 @@ def test_elision_only_where_the_pack_says() -> None:
                  pack_classifier("et")) != "R:ORTH"
     assert typed("presque/presque/ADV", "presqu'/presque/ADV", pack_classifier("fr")) == "R:ORTH"
     assert typed("vraie/vrai/ADJ", "vrai'/vrai/ADJ", pack_classifier("fr")) != "R:ORTH"
+
+
+# ------------------------------------------------------- 7. one lexeme, two analyses
+FR_LEX = CompoundLexicon("content contentes contents grand grande", "",
+                         {"content": {"content", "conter"}, "contentes": {"content", "contenter"},
+                          "contents": {"content"}, "grand": {"grand"}, "grande": {"grand"}})
+RU_LEX = CompoundLexicon("школа школы", "", {"школа": {"школа"}, "школы": {"школа"}})
+
+
+def lexicon_classifier(code: str, lexicon: CompoundLexicon, feats: bool) -> UDClassifier:
+    return UDClassifier(lexicon, prefix_same_stem, feats, None, lexicon.stems,
+                        load_wordlists(code))
+
+
+@pytest.mark.parametrize("feats, lexicon, code, o, c, expected", [
+    # the tagger reads content ADV and contentes a participle of contenter; the lexicon gives
+    # both the lemma content: inflection of that adjective, as grand -> grande
+    (False, FR_LEX, "fr", "content/content/ADV", "contentes/contenter/VERB/"
+     "Gender=Fem|Number=Plur|Tense=Past|VerbForm=Part", "R:ADJ:INFL"),
+    (False, FR_LEX, "fr", "grand/grand/ADJ/Gender=Masc", "grande/grand/ADJ/Gender=Fem",
+     "R:ADJ:INFL"),
+    # with --feats, what the adjective inflects for, not the participle reading's features
+    (True, FR_LEX, "fr", "content/content/ADV", "contentes/contenter/VERB/"
+     "Gender=Fem|Number=Plur|Tense=Past|VerbForm=Part", "R:ADJ:INFL:Gender+Number"),
+    # a side whose tagger lemma is the lexicon's names the lexeme (a NOUN misread as ADJ)
+    (True, RU_LEX, "ru", "школа/школа/NOUN/Case=Nom|Number=Sing",
+     "школы/школый/ADJ/Case=Gen|Number=Sing", "R:NOUN:INFL:Case"),
+])
+def test_one_lexeme_two_analyses(feats: bool, lexicon: CompoundLexicon, code: str, o: str,
+                                 c: str, expected: str) -> None:
+    assert typed(o, c, lexicon_classifier(code, lexicon, feats)) == expected

@@ -75,6 +75,8 @@ _CLOSED = frozenset({"ADP", "AUX", "CCONJ", "DET", "NUM", "PART", "PRON", "PUNCT
 #: the endings of a verb or adjective in a ``bound_aux`` language: auxiliaries and conjunctive
 #: particles (``て``, ``ながら``)
 _ENDINGS = frozenset({"AUX", "SCONJ"})
+#: features of a verb reading (finiteness, tense, voice, mood, person, aspect)
+_VERB_FEATURES = frozenset({"VerbForm", "Tense", "Voice", "Mood", "Person", "Aspect", "Polarity"})
 _NOM_INFL = re.compile(r"(NOUN|PROPN|ADJ|DET|PRON|NUM):INFL(:.*)?")
 
 
@@ -482,7 +484,7 @@ class UDClassifier(LexemeRelations):
             return "SPELL"      # one letter inside related-looking words: contant/content
         if lexeme is not None:
             if o.pos != c.pos:
-                pos = self.inflection_pos(o, c, lexeme)
+                pos = self.inflection_pos(o, c, lexeme) or self.lexicon_pos(o, c)
                 if pos:
                     return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
                 closed = self.word_classes(o)     # function words are not derived
@@ -623,7 +625,9 @@ class UDClassifier(LexemeRelations):
         ``implied``, a feature the relation of the lexemes changes though the tagger may not
         show it: Aspect of aspect partners, Degree of a suppletive comparison). When the two
         forms got different UPOS and ``pos`` names the error, the features only the other
-        reading has are left out: they belong to the misreading."""
+        reading has are left out: they belong to the misreading; when ``pos`` is neither
+        reading (the lexicon's lexeme: an adjective both misread, :meth:`lexicon_pos`), so are
+        the features of a verb reading an adjective does not take."""
         if not self.feats:
             return ""
         names = {implied} if implied else set()
@@ -632,6 +636,8 @@ class UDClassifier(LexemeRelations):
             if pos and a.pos != b.pos and pos in (a.pos, b.pos):
                 right, wrong = (a, b) if a.pos == pos else (b, a)
                 ignore = set(features(wrong.feats)) - set(features(right.feats))
+            elif pos and a.pos != b.pos and pos not in ("VERB", "AUX"):
+                ignore = set(_VERB_FEATURES)
             names.update(feature_diff([(a, b)], lexical=False, ignore=ignore))
         return ":" + "+".join(sorted(names)) if names else ""
 

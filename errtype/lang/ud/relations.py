@@ -10,7 +10,15 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ...tokens import Token
-from .morph import common_prefix, features, lemma_of, prefixed, suffixed, verbal
+from .morph import (
+    common_prefix,
+    features,
+    inflection_diff,
+    lemma_of,
+    prefixed,
+    suffixed,
+    verbal,
+)
 from .wordlists import WordLists
 
 __all__ = ["INFLECTED_POS", "LexemeRelations", "same_compound"]
@@ -166,6 +174,27 @@ class LexemeRelations:
         else:
             return None
         return trusted.pos if trusted.pos in self.inflected_pos else None
+
+    def lexicon_pos(self, o: Token, c: Token) -> str | None:
+        """One lexeme, two analyses: the tagger gives the two forms different classes and
+        lemmas, but the lexicon gives both one lemma (``content`` ADV, ``contentes`` VERB
+        ``contenter``: both are forms of ``content``). The class naming that lexeme: a side's
+        whose tagger lemma is the shared one, in a class that inflects (not ADV); else, beside a
+        participle whose verb the lexicon does not share (``contenter``), the adjective the
+        participle reading stands for. None when the lexicon does not tell (then derivation)."""
+        if self.stems is None:
+            return None
+        shared = self.stems(o.text) & self.stems(c.text)
+        if not shared or not inflection_diff(o, c):
+            return None
+        for t in (c, o):
+            if lemma_of(t) in shared and t.pos in _NOMINAL | {"VERB", "AUX"}:
+                return t.pos
+        for t in (c, o):
+            if ("VerbForm=Part" in t.feats and lemma_of(t) not in shared
+                    and {o.pos, c.pos} <= {"ADJ", "ADV", "VERB"}):
+                return "ADJ"
+        return None
 
     def paradigm_pos(self, o: Token, c: Token) -> str | None:
         """For one lexeme under two UPOS: the POS naming it when both tags belong to one
