@@ -351,38 +351,183 @@ def _en_name(typ: str) -> str:
     return f"{prefix}:{bare}" if bare else typ
 
 
-def checked(path: Path) -> dict:
-    """Agreement with a hand-checked edit file (``tests/data/LANG_checked_edits.tsv``): how many
-    of its edits the UD classifier, the same classifier without the language's pack, and the
-    English rules type as the annotator column says. The language is the file name's prefix;
-    parses come from ``LANG_checked.{orig,cor}.conllu`` beside it, else from the language's
-    default parser."""
+#: the mechanism classes of issue 26 (column ``class`` of the hand-checked files)
+CLASSES = ("numbers", "punct-conj", "compound", "nonword", "move", "contraction", "lexeme",
+           "other")
+CHECKED_SYSTEMS = ("ud", "ud without pack", "english")
+
+
+def read_checked(path: Path) -> list[dict[str, str]]:
+    """The rows of a hand-checked edit file as dicts keyed by column name. The columns are named
+    by the last ``# orig ...`` comment line (the French and Turkish files: the 8 columns
+    ``orig cor o_str c_str errtype annotator verdict note``, no ``class``)."""
+    columns = ["orig", "cor", "o_str", "c_str", "errtype", "annotator", "verdict", "note"]
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("# orig\t"):
+            columns = line[2:].split("\t")
+        elif line and not line.startswith("#"):
+            cells = line.split("\t")
+            if len(cells) != len(columns):
+                raise ValueError(f"{path}:{number}: {len(cells)} columns, the header names "
+                                 f"{len(columns)}")
+            rows.append(dict(zip(columns, cells, strict=True)))
+    return rows
+
+
+def locate(orig: list[str], cor: list[str], o_str: str, c_str: str
+           ) -> tuple[int, int, int, int] | None:
+    """Token span (o_start, o_end, c_start, c_end) of the edit ``o_str -> c_str``: among the
+    places both strings occur, the one whose context before and after is unchanged (then the
+    one with the nearest offsets); None where either string does not occur."""
+    o_toks, c_toks = o_str.split(), c_str.split()
+
+    def starts(toks: list[str], sub: list[str]) -> list[int]:
+        return [i for i in range(len(toks) - len(sub) + 1) if toks[i:i + len(sub)] == sub]
+
+    best, best_key = None, None
+    for i in starts(orig, o_toks):
+        for j in starts(cor, c_toks):
+            same = (orig[:i] == cor[:j]) + (orig[i + len(o_toks):] == cor[j + len(c_toks):])
+            key = (-same, abs(i - j))
+            if best_key is None or key < best_key:
+                best, best_key = (i, i + len(o_toks), j, j + len(c_toks)), key
+    return best
+
+
+def _rate(agree: int, n: int) -> float:
+    return 100 * agree / n if n else 0.0
+
+
+def checked(path: Path, udpipe_model: Path | None = None) -> dict:
+    """Agreement with a hand-checked edit file (``tests/data/LANG_checked_edits.tsv``) of the UD
+    classifier, the same classifier without the language's pack, and the English rules. A row
+    agrees when errtype extracts the row's span and the system types it as the annotator column
+    says; ``spans`` types each row's span directly (as ``errtype-m2 -gold`` does), so that a
+    span errtype extracts differently still counts by its type. Micro = share of rows, macro =
+    mean over the annotator's types of each type's share; per ``class`` where the file has that
+    column. The language is the file name's prefix; parses come from
+    ``LANG_checked.{orig,cor}.conllu`` beside it, else from ``udpipe_model``, else from the
+    language's default parser."""
     from errtype.annotator import Annotator
     from errtype.lang.ud import make_classifier
     from errtype.parse.conllu import PreParsed, read_conllu
 
     lang = path.name.split("_")[0]
-    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()
-            if line and not line.startswith("#")]
+    rows = read_checked(path)
     orig_conllu = path.with_name(f"{lang}_checked.orig.conllu")
-    if orig_conllu.is_file():
+    if orig_conllu.is_file() and udpipe_model is None:
         origs = [s for _, s in read_conllu(orig_conllu)]
         cors = [s for _, s in read_conllu(path.with_name(f"{lang}_checked.cor.conllu"))]
-        parses = {" ".join(o.texts): (o, c) for o, c in zip(origs, cors, strict=True)}
+        parses = {(" ".join(o.texts), " ".join(c.texts)): (o, c)
+                  for o, c in zip(origs, cors, strict=True)}
         ann = Annotator(lang, parser=PreParsed())
     else:
-        ann = Annotator(lang)
-        parses = {r[0]: (ann.parse(r[0]), ann.parse(r[1])) for r in rows}
+        ann = Annotator(lang) if udpipe_model is None else Annotator(
+            lang, parser=UDPipeParser(udpipe_model))
+        parses = {(r["orig"], r["cor"]): (ann.parse(r["orig"]), ann.parse(r["cor"]))
+                  for r in rows}
     bare = make_classifier("")     # no pack: what a language errtype knows nothing about gets
+    english = English()
     systems = {"ud": ann.language.classify, "ud without pack": bare.classify,
-               "english": lambda e, o, c: _en_name(English().classify(e, o, c))}
-    agree = dict.fromkeys(systems, 0)
-    for orig, _, o_str, c_str, _, annotator, _, _ in rows:
-        o, c = parses[orig]
-        edit = next(e for e in ann.annotate(o, c) if (e.o_str, e.c_str) == (o_str, c_str))
+               "english": lambda e, o, c: _en_name(english.classify(e, o, c))}
+    extracted: dict[tuple[str, str], list[Edit]] = {}
+    found = 0
+    per_row: list[dict] = []
+    for r in rows:
+        o, c = parses[(r["orig"], r["cor"])]
+        if (r["orig"], r["cor"]) not in extracted:
+            extracted[(r["orig"], r["cor"])] = ann.annotate(o, c)
+        span = locate(list(o.texts), list(c.texts), r["o_str"], r["c_str"])
+        if span is None:
+            raise ValueError(f"{path}: [{r['o_str']}] -> [{r['c_str']}] not in {r['orig']!r} "
+                             f"-> {r['cor']!r}")
+        edit = next((e for e in extracted[(r["orig"], r["cor"])] if e.span == span), None)
+        found += edit is not None
+        gold_edit = Edit.from_spans(o, c, *span)
+        row = {"annotator": r["annotator"], "class": r.get("class", ""), "extracted": edit
+               is not None, "types": {}, "span_types": {}}
         for name, classify in systems.items():
-            agree[name] += classify(edit.with_type("NA"), o, c) == annotator
-    return {"file": str(path), "lang": lang, "edits": len(rows), "agree": agree}
+            row["span_types"][name] = classify(gold_edit, o, c)
+            row["types"][name] = classify(edit.with_type("NA"), o, c) if edit else "-"
+        per_row.append(row)
+    res: dict = {"file": str(path), "lang": lang, "edits": len(rows), "extracted": found,
+                 "rows": per_row, "systems": {}}
+    for name in systems:
+        res["systems"][name] = {"agree": 0, "spans": 0, "per_type": {}, "per_class": {},
+                                "span_per_type": {}}
+        out = res["systems"][name]
+        for row in per_row:
+            ok = row["types"][name] == row["annotator"]
+            span_ok = row["span_types"][name] == row["annotator"]
+            out["agree"] += ok
+            out["spans"] += span_ok
+            for key, value, hit in (("per_type", row["annotator"], ok),
+                                    ("span_per_type", row["annotator"], span_ok),
+                                    ("per_class", row["class"], ok)):
+                a, n = out[key].get(value, (0, 0))
+                out[key][value] = (a + hit, n + 1)
+        out["micro"] = _rate(out["agree"], len(rows))
+        out["macro"] = sum(_rate(a, n) for a, n in out["per_type"].values()) / len(out["per_type"])
+        out["spans_micro"] = _rate(out["spans"], len(rows))
+        out["spans_macro"] = (sum(_rate(a, n) for a, n in out["span_per_type"].values())
+                              / len(out["span_per_type"]))
+    return res
+
+
+def checked_summary(res: dict) -> str:
+    """One file's agreement, one line per system."""
+    lines = [f"{res['lang']}: {res['edits']} hand-checked edits ({res['file']}); errtype extracts "
+             f"{res['extracted']} of the annotator's spans"]
+    for name, out in res["systems"].items():
+        lines.append(f"  {name:16s} micro {out['micro']:5.1f} % ({out['agree']}/{res['edits']}) "
+                     f"macro {out['macro']:5.1f} % | on the annotator's spans: micro "
+                     f"{out['spans_micro']:5.1f} % macro {out['spans_macro']:5.1f} %")
+    return "\n".join(lines)
+
+
+def class_table(results: list[dict]) -> str:
+    """Agreement per mechanism class (the ``class`` column) over every file that has it: the UD
+    classifier per file, then all files for each system."""
+    tagged = [r for r in results if any(row["class"] for row in r["rows"])]
+    if not tagged:
+        return ""
+    head = f"{'class':12s}" + "".join(f"{r['lang']:>9s}" for r in tagged) + "".join(
+        f"{name:>17s}" for name in CHECKED_SYSTEMS)
+    lines = ["agreement per mechanism class (UD classifier per file: agreed/n; all files: %)",
+             head]
+    for cls in CLASSES:
+        cells, totals = [], dict.fromkeys(CHECKED_SYSTEMS, (0, 0))
+        for r in tagged:
+            a, n = r["systems"]["ud"]["per_class"].get(cls, (0, 0))
+            cells.append(f"{a}/{n}" if n else "-")
+            for name in CHECKED_SYSTEMS:
+                ta, tn = totals[name]
+                sa, sn = r["systems"][name]["per_class"].get(cls, (0, 0))
+                totals[name] = (ta + sa, tn + sn)
+        lines.append(f"{cls:12s}" + "".join(f"{c:>9s}" for c in cells) + "".join(
+            f"{_rate(*totals[name]):11.1f} ({totals[name][1]:3d})" for name in CHECKED_SYSTEMS))
+    return "\n".join(lines)
+
+
+def write_parses(path: Path, model: Path) -> None:
+    """Parse both sides of every pair of a hand-checked file with a UDPipe 1 model (whitespace
+    tokens, the model's tagger) into ``LANG_checked.{orig,cor}.conllu`` beside it."""
+    from ufal import udpipe
+
+    lang = path.name.split("_")[0]
+    pairs = list(dict.fromkeys((r["orig"], r["cor"]) for r in read_checked(path)))
+    loaded = udpipe.Model.load(str(model))
+    if loaded is None:
+        raise ValueError(f"cannot load the UDPipe model {model}")
+    pipeline = udpipe.Pipeline(loaded, "horizontal", udpipe.Pipeline.DEFAULT,
+                               udpipe.Pipeline.NONE, "conllu")
+    error = udpipe.ProcessingError()
+    for side, k in (("orig", 0), ("cor", 1)):
+        text = pipeline.process("\n".join(p[k] for p in pairs) + "\n", error)
+        if error.occurred():
+            raise ValueError(error.message)
+        path.with_name(f"{lang}_checked.{side}.conllu").write_text(text, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -403,13 +548,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checked", type=Path, nargs="+",
                     help="score hand-checked edit files (tests/data/LANG_checked_edits.tsv) "
                          "instead of the gold corpora")
+    ap.add_argument("--udpipe-model", nargs="+", metavar="LANG=MODEL",
+                    help="with --checked: parse LANG's pairs with this UDPipe 1 model instead "
+                         "of the committed CoNLL-U parses")
+    ap.add_argument("--write-parses", action="store_true",
+                    help="with --checked and --udpipe-model: write LANG_checked.{orig,cor}.conllu "
+                         "beside each file instead of scoring")
     args = ap.parse_args(argv)
     if args.checked:
+        models = dict(item.split("=", 1) for item in args.udpipe_model or ())
+        if args.write_parses:
+            for path in args.checked:
+                write_parses(path, Path(models[path.name.split("_")[0]]))
+            return 0
+        results = []
         for path in args.checked:
-            res = checked(path)
-            print(f"{res['lang']}: {res['edits']} hand-checked edits ({res['file']}): "
-                  + ", ".join(f"{name} {n}/{res['edits']} ({100 * n / res['edits']:.1f} %)"
-                              for name, n in res["agree"].items()))
+            model = models.get(path.name.split("_")[0])
+            results.append(checked(path, Path(model) if model else None))
+            print(checked_summary(results[-1]), flush=True)
+        print()
+        print(class_table(results))
+        if args.json:
+            for r in results:
+                r.pop("rows")
+            args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False),
+                                 encoding="utf-8")
         return 0
     if args.retype_only:   # the baseline subprocess
         lang, gold, model, out = args.retype_only
