@@ -38,20 +38,20 @@ def test_digits(text: str, digits: bool) -> None:
 
 @pytest.mark.parametrize("code, o, c, expected", [
     # digits for number words and back, whatever the tagger made of each side
-    ("de", "4/4/NUM/NumType=Card", "vier/vier/NUM/NumType=Card", "R:NUM:FORM"),
-    ("de", "2./2./ADJ/NumType=Ord", "zweite/zweit/ADJ/Case=Nom|Degree=Pos", "R:NUM:FORM"),
-    ("de", "2/2/NUM .", "zweite/zweit/ADJ", "R:NUM:FORM"),       # ordinal stop tokenised apart
-    ("sv", "tio/tio/NUM/NumType=Card", "10/10/NUM/NumType=Card", "R:NUM:FORM"),
-    ("it", "21/21/NUM", "ventuno/ventuno/NUM/NumType=Card", "R:NUM:FORM"),
-    ("it", "21/21/NUM", "venti/venti/NUM e/e/CCONJ uno/uno/NUM", "R:NUM:FORM"),
-    ("el", "3/3/NUM", "τρία/τρία/NUM/Case=Acc|Gender=Neut", "R:NUM:FORM"),
-    ("lv", "2./2./ADJ", "otrais/otrais/ADJ/NumType=Ord|Case=Nom", "R:NUM:FORM"),
-    ("ru", "2-й/2-й/ADJ", "второй/второй/ADJ/Case=Nom|Gender=Masc", "R:NUM:FORM"),  # pack NUM
-    ("ru", "пять/пять/NUM/Case=Nom", "5/5/NUM", "R:NUM:FORM"),
-    ("fr", "1er/1er/ADJ", "premier/premier/ADJ", "R:NUM:FORM"),
-    ("sl", "dve/dva/NUM/Gender=Fem", "2/2/NUM", "R:NUM:FORM"),
+    ("de", "4/4/NUM/NumType=Card", "vier/vier/NUM/NumType=Card", "R:ORTH"),
+    ("de", "2./2./ADJ/NumType=Ord", "zweite/zweit/ADJ/Case=Nom|Degree=Pos", "R:ORTH"),
+    ("de", "2/2/NUM .", "zweite/zweit/ADJ", "R:ORTH"),       # ordinal stop tokenised apart
+    ("sv", "tio/tio/NUM/NumType=Card", "10/10/NUM/NumType=Card", "R:ORTH"),
+    ("it", "21/21/NUM", "ventuno/ventuno/NUM/NumType=Card", "R:ORTH"),
+    ("it", "21/21/NUM", "venti/venti/NUM e/e/CCONJ uno/uno/NUM", "R:ORTH"),
+    ("el", "3/3/NUM", "τρία/τρία/NUM/Case=Acc|Gender=Neut", "R:ORTH"),
+    ("lv", "2./2./ADJ", "otrais/otrais/ADJ/NumType=Ord|Case=Nom", "R:ORTH"),
+    ("ru", "2-й/2-й/ADJ", "второй/второй/ADJ/Case=Nom|Gender=Masc", "R:ORTH"),  # pack NUM
+    ("ru", "пять/пять/NUM/Case=Nom", "5/5/NUM", "R:ORTH"),
+    ("fr", "1er/1er/ADJ", "premier/premier/ADJ", "R:ORTH"),
+    ("sl", "dve/dva/NUM/Gender=Fem", "2/2/NUM", "R:ORTH"),
     # the pack's list names the word when the tagger did not (a pronoun, an adjective)
-    ("uk", "1/1/NUM", "одна/один/PRON/Gender=Fem", "R:NUM:FORM"),
+    ("uk", "1/1/NUM", "одна/один/PRON/Gender=Fem", "R:ORTH"),
     # not a number form: another number, a word that is no numeral, an ordinal stop added
     ("de", "4/4/NUM", "5/5/NUM", "R:NUM"),
     ("de", "4/4/NUM", "für/für/ADP", "R:OTHER"),
@@ -80,8 +80,10 @@ def test_numbers_leave_czech_alone() -> None:
     # deletions and insertions alike: a conjunction with its punctuation
     ("sl", ", in/in/CCONJ", "", "U:CCONJ"),
     ("sl", "", ", ker/ker/SCONJ", "M:SCONJ"),
-    # not a clause link: the conjunction stays (only punctuation and case change) ...
-    ("de", "./. Und/und/CCONJ", "und/und/CCONJ", "U:PUNCT"),
+    # not a clause link: the conjunction stays (only punctuation and case change), a full stop
+    # added with its capital: punctuation, the capital part of the edit (R:, not ERRANT's U:) ...
+    ("de", "./. Und/und/CCONJ", "und/und/CCONJ", "R:PUNCT"),
+    ("de", "ich/ich/PRON", "./. Ich/ich/PRON", "R:PUNCT"),
     ("sv", ", men/men/CCONJ", "./. Men/men/CCONJ", "R:PUNCT"),
     # ... a conjunction replaced by another (word choice), a punctuation word that is no link
     ("fr", ", et/et/CCONJ", "./. Mais/mais/CCONJ", "R:CCONJ"),

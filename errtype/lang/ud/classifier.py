@@ -4,9 +4,10 @@ Types (after ERRANT's M:/U:/R: prefix, see :func:`~errtype.lang.base.prefixed_ty
 classes, ``POS:INFL`` (one lexeme in another form: inflection, aspect partners, suppletive
 comparison), ``MORPH`` (derivation: a shared stem across word classes), ``SPELL``, ``PUNCT``,
 ``ORTH:CASING``, ``ORTH:WSPACE``, ``ORTH`` (both, or hyphenation), ``DIACR`` (only combining marks
-differ, any script), ``QUOTATION``, ``NUM:FORM`` (digits for number words or back), ``WO`` and
-``OTHER``. With ``feats`` the inflectional UD features that differ between the two forms of an
-inflection error are appended, sorted and joined by ``+`` (``R:NOUN:INFL:Case+Number``).
+differ, any script), ``QUOTATION``, ``WO`` and ``OTHER``; ``ORTH`` also covers writing
+conventions of the same words: a number in digits or words, elision, contraction. With
+``feats`` the inflectional UD features that differ between the two forms of an inflection error
+are appended, sorted and joined by ``+`` (``R:NOUN:INFL:Case+Number``).
 ``docs/languages.md`` states every rule with an example.
 
 Every decision is a method, so a language refines only what it needs (the Czech ERRANT's rule
@@ -75,6 +76,8 @@ _CLOSED = frozenset({"ADP", "AUX", "CCONJ", "DET", "NUM", "PART", "PRON", "PUNCT
 #: the endings of a verb or adjective in a ``bound_aux`` language: auxiliaries and conjunctive
 #: particles (``て``, ``ながら``)
 _ENDINGS = frozenset({"AUX", "SCONJ"})
+#: types of a changed sentence or clause boundary (the capital of the next word belongs to them)
+_BOUNDARY = frozenset({"PUNCT", "CCONJ", "SCONJ"})
 #: features of a verb reading (finiteness, tense, voice, mood, person, aspect)
 _VERB_FEATURES = frozenset({"VerbForm", "Tense", "Voice", "Mood", "Person", "Aspect", "Polarity"})
 _NOM_INFL = re.compile(r"(NOUN|PROPN|ADJ|DET|PRON|NUM):INFL(:.*)?")
@@ -158,8 +161,14 @@ class UDClassifier(LexemeRelations):
           languages), is part of that preposition error (``ADP``): ``по місту`` -> ``у місті``
           types ``місту -> місті`` ADP. (With the preposition dropped, the new case is governed
           by something else: an inflection error.)
+        * a sentence boundary changed with the capital of the next word (``. Und`` -> ``und``,
+          ``ich`` -> ``. Ich``, ``und er`` -> ``. Er``) is a replacement: the capital belongs to
+          the edit (``R:PUNCT``, ``R:CCONJ``), where ERRANT's prefix would drop it with the
+          case-only last token (``U:PUNCT``).
         """
         os_, oe, cs_, ce = span
+        if found[2:] in _BOUNDARY and found[:2] in ("M:", "U:") and os_ < oe and cs_ < ce:
+            return "R:" + found[2:]
         if self.bound_aux and found.startswith("R:"):
             host = self.ending_host(orig[os_:oe], cor[cs_:ce], cor[:cs_])
             if host is not None:
@@ -239,7 +248,7 @@ class UDClassifier(LexemeRelations):
         if self.is_apostrophe_change(o_join, c_join):
             return "SPELL"
         if self.is_number_form(o, c):
-            return "NUM:FORM"
+            return "ORTH"
         conj = self.clause_link(o, c)
         if conj:
             return conj

@@ -1,4 +1,4 @@
-"""Numbers written in digits and numbers written in words (the ``NUM:FORM`` type).
+"""Numbers written in digits and numbers written in words (typed ``ORTH``: a writing convention).
 
 One rule for every language: one side of an edit is a number in digits (the decimal digits of any
 script, with group or decimal separators, and an ordinal's full stop or short suffix: ``4``,
