@@ -55,23 +55,25 @@ def join_moves(spans: list[Span], orig: Sentence, cor: Sentence,
     if len(spans) < 2:
         return spans
     okeys, ckeys = keys(orig), keys(cor)
+    removed = [Counter(okeys[k] for k in range(s[0], s[1]) if not _punct(orig[k])) for s in spans]
+    added = [Counter(ckeys[k] for k in range(s[2], s[3]) if not _punct(cor[k])) for s in spans]
+    # a move removes words another edit adds (or adds words another removes): most sentences
+    # have none, and nothing more is computed for them
+    own = [r & a for r, a in zip(removed, added, strict=True)]
+    if not ({k for r, o in zip(removed, own, strict=True) for k in r - o}
+            & {k for a, o in zip(added, own, strict=True) for k in a - o}):
+        return spans
+    # punctuation left out: its key is None
+    okeys = [None if _punct(t) else k for t, k in zip(orig, okeys, strict=True)]
+    ckeys = [None if _punct(t) else k for t, k in zip(cor, ckeys, strict=True)]
+    all_removed, all_added = sum(removed, Counter()), sum(added, Counter())
     out: list[Span] = []
     i = 0
     while i < len(spans):
-        found: tuple[int, list[Span]] | None = None
-        for edges in (False, True):         # a pure move first, over every window
-            for j in range(i + 1, len(spans)):
-                a, b = spans[i], spans[j]
-                if b[1] - a[0] > MAX_MOVE or b[3] - a[2] > MAX_MOVE:
-                    break
-                if not moved([t for s in spans[i:j + 1] for t in orig[s[0]:s[1]]]):
-                    continue
-                joined = _move(a[0], b[1], a[2], b[3], orig, cor, okeys, ckeys, edges)
-                if joined:
-                    found = j, joined
-                    break
-            if found:
-                break
+        # a move starting here removes words another edit adds, or adds words another removes
+        found = None
+        if removed[i] & (all_added - added[i]) or added[i] & (all_removed - removed[i]):
+            found = _first_move(spans, i, orig, cor, okeys, ckeys, moved)
         if found:
             out.extend(found[1])
             i = found[0] + 1
@@ -81,11 +83,43 @@ def join_moves(spans: list[Span], orig: Sentence, cor: Sentence,
     return out
 
 
-def _move(os_: int, oe: int, cs_: int, ce: int, orig: Sentence, cor: Sentence,
-          okeys: Sequence[object], ckeys: Sequence[object], edges: bool) -> list[Span] | None:
+def _first_move(spans: list[Span], i: int, orig: Sentence, cor: Sentence,
+                okeys: list[object], ckeys: list[object],
+                moved: Callable[[Sequence[Token]], bool]) -> tuple[int, list[Span]] | None:
+    """The smallest window from span ``i`` that is a pure move, else the smallest with an edge
+    run split off, as (index of its last span, spans). Tokens between the edits are the same on
+    both sides, so the window's token multisets agree when the edits' own do: counted
+    incrementally, the full test runs only on candidates."""
+    removed: Counter[object] = Counter()
+    added: Counter[object] = Counter()
+    edge: tuple[int, list[Span]] | None = None
+    content = False
+    for j in range(i, len(spans)):
+        a, b = spans[i], spans[j]
+        if b[1] - a[0] > MAX_MOVE or b[3] - a[2] > MAX_MOVE:
+            break
+        removed.update(k for k in okeys[b[0]:b[1]] if k is not None)
+        added.update(k for k in ckeys[b[2]:b[3]] if k is not None)
+        content = content or moved(orig[b[0]:b[1]])
+        if j == i or not content:
+            continue
+        extra_o, extra_c = removed - added, added - removed
+        if not extra_o and not extra_c:
+            joined = _move(a[0], b[1], a[2], b[3], okeys, ckeys, False)
+            if joined:
+                return j, joined
+        elif edge is None and not (extra_o and extra_c):
+            joined = _move(a[0], b[1], a[2], b[3], okeys, ckeys, True)
+            if joined:
+                edge = j, joined
+    return edge
+
+
+def _move(os_: int, oe: int, cs_: int, ce: int, okeys: Sequence[object],
+          ckeys: Sequence[object], edges: bool) -> list[Span] | None:
     """The window as one move (``edges``: with an edge run split off), or None."""
-    ow = [k for k in range(os_, oe) if not _punct(orig[k])]
-    cw = [k for k in range(cs_, ce) if not _punct(cor[k])]
+    ow = [k for k in range(os_, oe) if okeys[k] is not None]
+    cw = [k for k in range(cs_, ce) if ckeys[k] is not None]
     extra_o = Counter(okeys[k] for k in ow) - Counter(ckeys[k] for k in cw)
     extra_c = Counter(ckeys[k] for k in cw) - Counter(okeys[k] for k in ow)
     if not extra_o and not extra_c:
