@@ -73,3 +73,28 @@ def test_entry_point_language_end_to_end(toy_installed: None) -> None:
         ("", "!", "M:PUNCT")]
     # the default classifier (built at first use) notes that the toy has no pack resources
     assert "no language pack" in ann.language.__dict__["_classifier"].resources_missing[0]
+
+
+def test_the_base_class_knows_no_subclass_and_no_merge_rules() -> None:
+    """lang/base.py imports neither the generic UD language nor the merge module: the registry
+    supplies the default components (issue 26)."""
+    import ast
+
+    import errtype.lang.base as base
+    from errtype.errors import ResourceError
+    from errtype.lang import with_defaults
+    from errtype.merge import RuleMerger
+
+    tree = ast.parse(Path(base.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not {m for m in imported if m and (m.startswith("ud") or m == "merge"
+                                               or m.endswith((".ud", ".merge")))}, imported
+
+    class Bare(base.Language):
+        code = "zz"
+    bare = Bare()
+    with pytest.raises(ResourceError, match="has no classifier_factory"):
+        bare.classify(errtype.Edit(0, 0, 0, 0), errtype.tokens.Sentence([]),
+                      errtype.tokens.Sentence([]))
+    lang = with_defaults(Bare())
+    assert isinstance(lang.merger, RuleMerger) and lang.classifier_factory is not None

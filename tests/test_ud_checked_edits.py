@@ -99,7 +99,9 @@ def test_french_checked_edits() -> None:
         typed[orig] = [(e.o_str, e.c_str, e.type) for e in fr.annotate(orig, cor)]
     seen = _check(rows, typed)
     assert seen["agree"] + seen["disagree"] >= 100
-    assert seen["agree"] >= 103          # checked by hand: 103 of 114 (the file's verdicts)
+    # checked by hand: 103 of 114 (issue 20); 99 of 110 once issue 26 made each contraction one
+    # edit and elision orthography (the same 11 disagreements; the file's notes)
+    assert seen["agree"] >= 99
 
 
 def test_turkish_checked_edits() -> None:
@@ -117,4 +119,6 @@ def test_turkish_checked_edits() -> None:
             typed[" ".join(o.texts)] = [(e.o_str, e.c_str, e.type) for e in tr.annotate(o, c)]
     seen = _check(rows, typed)
     assert seen["agree"] + seen["disagree"] >= 50
-    assert seen["agree"] >= 51           # checked by hand: 51 of 58 (the file's verdicts)
+    # checked by hand: 51 of 58 (issue 17); 54 of 55 once issue 26 made each long move one
+    # WO edit and relabelled the punctuation-for-conjunction edit (the file's notes)
+    assert seen["agree"] >= 54

@@ -6,6 +6,10 @@ third-party packages (entry point group ``errtype.languages``: name = language c
 Language subclass or factory), then every language of the pack table (:mod:`.packs`) through the
 generic UD language. Any other code also resolves to the generic UD language, which then needs an
 explicit parser (``udpipe_model=`` or ``nlp=``).
+
+The registry also builds the default components of a language that does not override the hooks
+(a third-party ``Language`` subclass): the pack's parser factory, ERRANT 2.0.0's merge rules and
+the generic UD classifier (:func:`with_defaults`); :mod:`.base` knows none of them.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from typing import Any
 from .base import AlignOp, Language, Parser
 from .packs import PACKS
 
-__all__ = ["AlignOp", "Language", "Parser", "available", "get_language", "register"]
+__all__ = ["AlignOp", "Language", "Parser", "available", "get_language", "register",
+           "with_defaults"]
 
 _BUILTIN = {"en": "errtype.lang.en:English", "cs": "errtype.lang.cs:Czech",
             "zh": "errtype.lang.zh:Chinese"}
@@ -58,10 +63,28 @@ def _factory(code: str) -> Callable[[], Language]:
     return factory
 
 
+def with_defaults(lang: Language) -> Language:
+    """``lang`` with the default components it lacks: the pack's parser factory
+    (:func:`errtype.lang.ud.backend.default_parser`), ERRANT 2.0.0's merge rules
+    (:func:`errtype.merge.errant2_rules`) and the generic UD classifier
+    (:func:`errtype.lang.ud.make_classifier`). Languages that override the hooks never read
+    them."""
+    if lang.parser_factory is None:
+        from .ud.backend import default_parser
+        lang.parser_factory = default_parser
+    if lang.merger is None:
+        from ..merge import errant2_rules
+        lang.merger = errant2_rules()
+    if lang.classifier_factory is None:
+        from .ud import make_classifier
+        lang.classifier_factory = make_classifier
+    return lang
+
+
 def get_language(code: str, **options: Any) -> Language:
-    """The (cached) Language object for ``code``; ``options`` (``feats=True``) give a
-    configured copy."""
+    """The (cached) Language object for ``code``, with the default components it lacks
+    (:func:`with_defaults`); ``options`` (``feats=True``) give a configured copy."""
     lang = _CACHE.get(code)
     if lang is None:
-        lang = _CACHE[code] = _factory(code)()
+        lang = _CACHE[code] = with_defaults(_factory(code)())
     return lang.with_options(**options) if options else lang

@@ -8,19 +8,33 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rapidfuzz.distance import Indel
 
 from ..align import Alignment, AlignOp
-from ..merge import MAX_RULE_RUN
+from ..errors import ResourceError
 from ..parse import Parser
 from ..tokens import Sentence, Token
 
 if TYPE_CHECKING:
     from ..edit import Edit
 
-__all__ = ["AlignOp", "CONTENT_POS", "Language", "Parser", "linguistic_cost", "prefixed_type"]
+__all__ = ["AlignOp", "CONTENT_POS", "Classifier", "Language", "Merger", "Parser",
+           "linguistic_cost", "prefixed_type"]
+
+#: an edit span (o_start, o_end, c_start, c_end)
+Span = tuple[int, int, int, int]
+
+
+class Classifier(Protocol):
+    """What types edits: ``classify(edit, orig, cor)`` -> the type with its M:/U:/R: prefix."""
+
+    def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> str: ...
+
+
+#: merge rules: ``merger(alignment, orig, cor, run_limit)`` -> edit spans
+Merger = Callable[[Sequence[AlignOp], Sentence, Sentence, int], list[Span]]
 
 #: open-class UPOS for the substitution cost (0.25 between two of them instead of 0.5)
 CONTENT_POS = frozenset({"ADJ", "ADV", "NOUN", "VERB"})
@@ -30,9 +44,11 @@ class Language:
     """Base class of a language plug-in.
 
     Every hook has a language-independent default, so a language needs only a pack row
-    (:mod:`errtype.lang.packs`): parsers from the pack's backends, ERRANT's linguistic cost with
-    an Indel character cost, ERRANT's case-insensitive transposition test, ERRANT 2.0.0's merge
-    rules and the generic UD classifier (:mod:`errtype.lang.ud`).
+    (:mod:`errtype.lang.packs`): ERRANT's linguistic cost with an Indel character cost and
+    ERRANT's case-insensitive transposition test here; the parser, the merge rules and the
+    classifier from the components below, which whoever builds the language supplies (the
+    registry, :func:`errtype.lang.get_language`, gives the pack's backends, ERRANT 2.0.0's merge
+    rules and the generic UD classifier). This class knows no subclass and no merge rules.
     """
 
     code: str = ""
@@ -49,13 +65,25 @@ class Language:
     equal_cost_alternatives: bool = False
     #: the M2 dialect errtype-m2 writes: ``standard`` or ``cherrant`` (T lines, see errtype.m2)
     m2_dialect: str = "standard"
+    #: ``factory(code, options)``: the parser of :meth:`make_parser`
+    parser_factory: Callable[[str, dict[str, Any]], Parser] | None = None
+    #: the merge rules of :meth:`merge_rules`
+    merger: Merger | None = None
+    #: ``factory(code, feats)``: the classifier of :meth:`classify`, built at first use
+    classifier_factory: Callable[[str, bool], Classifier] | None = None
+
+    def _component(self, name: str) -> Any:
+        found = getattr(self, name)
+        if found is None:
+            raise ResourceError(f"language {self.code or type(self).__name__!r} has no {name}: "
+                                "override the hook or build it with errtype.lang.get_language")
+        return found
 
     def make_parser(self, **options: Any) -> Parser:
         """The default parser of this language, configured by backend options (``nlp``,
-        ``spacy_model``, ``udpipe_model``, ``backend``); see :func:`errtype.lang.ud.backend
-        .default_parser`."""
-        from .ud.backend import default_parser
-        return default_parser(self.code, options)
+        ``spacy_model``, ``udpipe_model``, ``backend``): :attr:`parser_factory` (from the
+        registry: :func:`errtype.lang.ud.backend.default_parser`)."""
+        return self._component("parser_factory")(self.code, options)
 
     def with_options(self, **options: Any) -> Language:
         """A copy of this language with classifier options (``feats=True``) applied."""
@@ -111,30 +139,26 @@ class Language:
             return None
         return sent.lowers
 
-    def merge_rules(
-        self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence, run_limit: int = MAX_RULE_RUN
-    ) -> Sequence[tuple[int, int, int, int] | tuple[int, int, int, int, str]]:
+    def merge_rules(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
+                    run_limit: int) -> Sequence[Span | tuple[int, int, int, int, str]]:
         """Linguistic merging of a full alignment into edit spans (the ``rules`` strategy;
         ``run_limit``: :data:`errtype.merge.MAX_RULE_RUN`). A span may carry a fifth item, a
         provisional type (the operation the rules settled on), which :meth:`classify` then
         finds in the edit's ``type``.
 
-        Default: ERRANT 2.0.0's rules (no English possessive rules), ERRANT 3's Indel split
-        test."""
-        from ..merge import errant2_rules
-        merger = self.__dict__.get("_merger")
-        if merger is None:
-            merger = self.__dict__["_merger"] = errant2_rules()
-        return merger(seq, orig, cor, run_limit)
+        Default: :attr:`merger` (from the registry: ERRANT 2.0.0's rules, no English possessive
+        rules, ERRANT 3's Indel split test)."""
+        return self._component("merger")(seq, orig, cor, run_limit)
 
     def classify(self, edit: Edit, orig: Sentence, cor: Sentence) -> str:
         """The error type of ``edit`` (with M:/U:/R: prefix, or UNK).
 
-        Default: the generic UD classifier with the resources of this language's pack."""
+        Default: the classifier :attr:`classifier_factory` builds at first use (from the
+        registry: the generic UD classifier with the resources of this language's pack)."""
         classifier = self.__dict__.get("_classifier")
         if classifier is None:
-            from .ud import make_classifier
-            classifier = self.__dict__["_classifier"] = make_classifier(self.code, self.feats)
+            factory = self._component("classifier_factory")
+            classifier = self.__dict__["_classifier"] = factory(self.code, self.feats)
         return classifier.classify(edit, orig, cor)
 
 

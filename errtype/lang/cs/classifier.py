@@ -58,6 +58,18 @@ class CzechClassifier(UDClassifier):
     def is_apostrophe_change(self, o_join: str, c_join: str) -> bool:
         return False
 
+    def is_number_form(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        return False
+
+    def clause_link(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        return None
+
+    def is_elision(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
+        return False
+
+    def contraction(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        return None
+
     def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         return sorted(t.lower for t in o) == sorted(t.lower for t in c)
 

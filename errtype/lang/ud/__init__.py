@@ -12,11 +12,13 @@ import logging
 from collections.abc import Callable, Sequence
 
 from ...errors import ResourceError
-from ...merge import MAX_RULE_RUN
+from ...merge import MAX_RULE_RUN, errant2_rules
 from ...tokens import Sentence, Token
 from ..base import AlignOp, Language
 from ..packs import Pack, get_pack, variant_test
+from .backend import default_parser
 from .classifier import UDClassifier
+from .joins import join_moves, join_touching
 from .resources import HunspellLexicon, prefix_same_stem, snowball_same_stem
 from .text import fold_marks
 from .wordlists import load_wordlists
@@ -39,7 +41,7 @@ def load_resources(pack: Pack | None
         missing.append(f"no Hunspell dictionary for {pack.name}: no lexicon-based SPELL")
     else:
         try:
-            lexicon = HunspellLexicon(pack.hunspell, compounds=False)
+            lexicon = HunspellLexicon(pack.hunspell)
         except ResourceError as exc:
             missing.append(f"{exc}: no lexicon-based SPELL")
     if pack.snowball is None:
@@ -77,6 +79,14 @@ def make_classifier(code: str, feats: bool = False) -> UDClassifier:
     return classifier
 
 
+#: word classes whose words make a move (a verb, a clause, an adverbial), not function words
+_CONTENT = frozenset({"NOUN", "PROPN", "VERB", "AUX", "ADJ", "ADV", "NUM", "PRON", "X"})
+
+
+def _moves_content(toks: Sequence[Token]) -> bool:
+    return any(t.pos in _CONTENT for t in toks)
+
+
 #: a verb or adjective, or one of its endings (``bound_aux`` languages)
 _HOSTS = frozenset({"VERB", "ADJ", "AUX", "SCONJ"})
 _ENDINGS = frozenset({"AUX", "SCONJ"})
@@ -95,6 +105,9 @@ class UDLanguage(Language):
         self.pack = pack
         self.feats = feats
         self.spaced = pack.spaced if pack else True
+        self.parser_factory = default_parser
+        self.merger = errant2_rules()
+        self.classifier_factory = make_classifier
         self._classifier: UDClassifier | None = None
 
     def __repr__(self) -> str:
@@ -102,12 +115,25 @@ class UDLanguage(Language):
 
     def merge_rules(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
                     run_limit: int = MAX_RULE_RUN) -> list[tuple[int, int, int, int]]:
-        """The default rules; in a language whose auxiliaries are endings (pack ``bound_aux``)
-        an edit whose correction is endings alone (auxiliaries, conjunctive particles) in place
-        of function words, or which drops endings, right after an edit whose correction ends in
-        a verb, adjective or ending, joins it: one word's form changes once (``高い で`` ->
-        ``高く て``, ``たい です`` -> ``まし た``)."""
+        """The default rules, then the pieces of one error joined (:mod:`.joins`):
+
+        * a long move (the same words, up to case and diacritics, deleted at one place and
+          inserted at another, with a content word among them): one ``WO`` edit
+          (:func:`.joins.join_moves`);
+        * punctuation beside the conjunction that replaces it (``, et je`` -> ``. Je``, a
+          clause link: :meth:`UDClassifier.clause_link`), and a contraction beside the word it
+          absorbs (``à`` -> ``au`` and ``le`` deleted: ``à le`` -> ``au``,
+          :meth:`UDClassifier.contraction`);
+        * in a language whose auxiliaries are endings (pack ``bound_aux``), an edit whose
+          correction is endings alone (auxiliaries, conjunctive particles) in place of function
+          words, or which drops endings, right after an edit whose correction ends in a verb,
+          adjective or ending: one word's form changes once (``高い で`` -> ``高く て``,
+          ``たい です`` -> ``まし た``)."""
         spans = super().merge_rules(seq, orig, cor, run_limit)
+        spans = join_moves(spans, orig, cor, self.transposition_keys, _moves_content)
+        clf = self.classifier
+        spans = join_touching(spans, orig, cor, lambda o, c: (
+            clf.clause_link(o, c) is not None or clf.contracted_pieces(o, c)))
         if not (self.pack and self.pack.bound_aux):
             return spans
         out: list[tuple[int, int, int, int]] = []

@@ -4,9 +4,11 @@ Types (after ERRANT's M:/U:/R: prefix, see :func:`~errtype.lang.base.prefixed_ty
 classes, ``POS:INFL`` (one lexeme in another form: inflection, aspect partners, suppletive
 comparison), ``MORPH`` (derivation: a shared stem across word classes), ``SPELL``, ``PUNCT``,
 ``ORTH:CASING``, ``ORTH:WSPACE``, ``ORTH`` (both, or hyphenation), ``DIACR`` (only combining marks
-differ, any script), ``QUOTATION``, ``WO`` and ``OTHER``. With ``feats`` the inflectional UD
-features that differ between the two forms of an inflection error are appended, sorted and joined
-by ``+`` (``R:NOUN:INFL:Case+Number``). ``docs/languages.md`` states every rule with an example.
+differ, any script), ``QUOTATION``, ``WO`` and ``OTHER``; ``ORTH`` also covers writing
+conventions of the same words: a number in digits or words, elision, contraction. With
+``feats`` the inflectional UD features that differ between the two forms of an inflection error
+are appended, sorted and joined by ``+`` (``R:NOUN:INFL:Case+Number``).
+``docs/languages.md`` states every rule with an example.
 
 Every decision is a method, so a language refines only what it needs (the Czech ERRANT's rule
 order is :class:`~errtype.lang.cs.classifier.CzechClassifier`).
@@ -33,12 +35,15 @@ from .morph import (
     unlemmatised,
     verbal,
 )
+from .numbers import number_form
 from .relations import INFLECTED_POS, LexemeRelations
 from .resources import prefix_same_stem
 from .text import (
     HYPHENS,
+    elided,
     fold_marks,
     hyphen_inversion,
+    is_punct_char,
     lower,
     punct_and_words,
     quote_key,
@@ -71,6 +76,10 @@ _CLOSED = frozenset({"ADP", "AUX", "CCONJ", "DET", "NUM", "PART", "PRON", "PUNCT
 #: the endings of a verb or adjective in a ``bound_aux`` language: auxiliaries and conjunctive
 #: particles (``て``, ``ながら``)
 _ENDINGS = frozenset({"AUX", "SCONJ"})
+#: types of a changed sentence or clause boundary (the capital of the next word belongs to them)
+_BOUNDARY = frozenset({"PUNCT", "CCONJ", "SCONJ"})
+#: features of a verb reading (finiteness, tense, voice, mood, person, aspect)
+_VERB_FEATURES = frozenset({"VerbForm", "Tense", "Voice", "Mood", "Person", "Aspect", "Polarity"})
 _NOM_INFL = re.compile(r"(NOUN|PROPN|ADJ|DET|PRON|NUM):INFL(:.*)?")
 
 
@@ -152,8 +161,14 @@ class UDClassifier(LexemeRelations):
           languages), is part of that preposition error (``ADP``): ``по місту`` -> ``у місті``
           types ``місту -> місті`` ADP. (With the preposition dropped, the new case is governed
           by something else: an inflection error.)
+        * a sentence boundary changed with the capital of the next word (``. Und`` -> ``und``,
+          ``ich`` -> ``. Ich``, ``und er`` -> ``. Er``) is a replacement: the capital belongs to
+          the edit (``R:PUNCT``, ``R:CCONJ``), where ERRANT's prefix would drop it with the
+          case-only last token (``U:PUNCT``).
         """
         os_, oe, cs_, ce = span
+        if found[2:] in _BOUNDARY and found[:2] in ("M:", "U:") and os_ < oe and cs_ < ce:
+            return "R:" + found[2:]
         if self.bound_aux and found.startswith("R:"):
             host = self.ending_host(orig[os_:oe], cor[cs_:ce], cor[:cs_])
             if host is not None:
@@ -200,6 +215,9 @@ class UDClassifier(LexemeRelations):
         if (self.bound_aux and len(toks) > 1 and toks[0].pos != "AUX"
                 and all(t.pos == "AUX" for t in toks[1:])):
             toks = toks[:1]     # a word with its endings (の で: a conjunction)
+        conj = self.clause_link([], toks)
+        if conj:
+            return conj
         pos = {t.pos for t in toks}
         found = self._shared_tag(pos, {t.dep for t in toks})
         if found:
@@ -222,8 +240,18 @@ class UDClassifier(LexemeRelations):
             return orth
         if self.is_quotation_change(o_join, c_join):
             return "QUOTATION"
+        if self.is_elision(o_texts, c_texts):
+            return "ORTH"
+        contracted = self.contraction(o, c)
+        if contracted:
+            return contracted
         if self.is_apostrophe_change(o_join, c_join):
             return "SPELL"
+        if self.is_number_form(o, c):
+            return "ORTH"
+        conj = self.clause_link(o, c)
+        if conj:
+            return conj
         if self.is_reordering(o, c):
             return "WO"
         moved = self.transposition_type(o, c)
@@ -313,6 +341,85 @@ class UDClassifier(LexemeRelations):
     def is_quotation_change(self, o_join: str, c_join: str) -> bool:
         return quote_key(o_join) == quote_key(c_join)
 
+    def is_elision(self, o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
+        """A word written with its final vowel elided or in full (``que`` -> ``qu'``, ``lo
+        amico`` -> ``l'amico``), whichever side is elided, for words the pack's ``ELISION``
+        list names (``*``: any word): orthography (:func:`~errtype.lang.ud.text.elided`)."""
+        if not self.words.elisions:
+            return False
+        words = elided(o_texts, c_texts) or elided(c_texts, o_texts)
+        return bool(words) and all(self.words.elides(w) for w in words)
+
+    def contraction(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        """A contraction of the pack's ``CONTRACTION`` list applied or undone (``de le`` ->
+        ``du``, ``in la`` -> ``nella``, ``in dem`` -> ``im``): ``ORTH``; with one word of the
+        expanded sides changed besides (``avec le`` -> ``au`` = ``à le``, ``du`` -> ``de la``),
+        the type of that change (``ADP``, ``DET``). None when neither side holds a contraction
+        or the expanded sides differ otherwise."""
+        if not self.words.contractions:
+            return None
+        eo = self.words.expand(t.text for t in o)
+        ec = self.words.expand(t.text for t in c)
+        if (len(eo) == len(o) and len(ec) == len(c)) or len(eo) != len(ec):
+            return None
+        changed = [(a, b) for a, b in zip(eo, ec, strict=True) if a[0] != b[0]]
+        if not changed:
+            return "ORTH"
+        if len(changed) > 1:
+            return None
+        (wa, ka), (wb, kb) = changed[0]
+        ta = o[ka] if o[ka].lower == wa else self._listed_token(wa)
+        tb = c[kb] if c[kb].lower == wb else self._listed_token(wb)
+        return self.two_sided([ta], [tb])
+
+    def _listed_token(self, word: str) -> Token:
+        """A word of a contraction as a token: its class from the pack's lists."""
+        classes = self.words.word_classes(word)
+        pos = next((p for p in _CLASS_ORDER if p in classes), "X")
+        return Token(word, word, pos)
+
+    def contracted_pieces(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        """The span is a contraction applied or undone, with at most one other word changed:
+        the pieces the alignment split (``à`` -> ``au`` and ``le`` deleted) belong together."""
+        return self.contraction(o, c) is not None
+
+    def is_number_form(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
+        """A number in digits for the same kind of number in words or back (``4`` -> ``vier``,
+        ``2.`` -> ``second``): :func:`~errtype.lang.ud.numbers.number_form`, with the pack's
+        ``NUM`` list as number words."""
+        return number_form(o, c, self._listed_number)
+
+    def _listed_number(self, word: str) -> bool:
+        return "NUM" in self.words.word_classes(word)
+
+    def clause_link(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
+        """Punctuation for a conjunction or back, the clauses joined or split another way
+        (``,`` -> ``and``, ``and he`` -> ``. He``, ``,`` -> ``parce qu'``, a deletion of
+        ``, and``): the conjunction is the error, named by its class (CCONJ or SCONJ,
+        :meth:`_conjunction`), and the punctuation and the capital of the next word change
+        with it. The words of the two sides, punctuation left out, are the same up to case but
+        for a run of up to three clause-linking words one side adds (conjunctions, relative
+        words and connective adverbs, at least one conjunction), and the punctuation differs.
+        None otherwise (a conjunction that stays while only the punctuation and the case
+        change is PUNCT: ``. And`` -> ``and``)."""
+        wo = [t for t in o if not _is_punct(t)]
+        wc = [t for t in c if not _is_punct(t)]
+        extra = len(wo) - len(wc)
+        if not 1 <= abs(extra) <= 3:
+            return None
+        if [t.text for t in o if _is_punct(t)] == [t.text for t in c if _is_punct(t)]:
+            return None
+        short, long_ = (wc, wo) if extra > 0 else (wo, wc)
+        n = abs(extra)
+        for k in range(len(long_) - n + 1):
+            run = long_[k:k + n]
+            if [x.lower for x in long_[:k] + long_[k + n:]] != [x.lower for x in short]:
+                continue
+            conj = next((x for x in map(self._conjunction, run) if x), None)
+            if conj and all(t.pos in _CONNECTIVE or self._conjunction(t) for t in run):
+                return conj
+        return None
+
     def is_reordering(self, o: Sequence[Token], c: Sequence[Token]) -> bool:
         """The same words in another order, also across a hyphen (``Tu as`` -> ``As-tu``)."""
         return (sorted(t.lower for t in o) == sorted(t.lower for t in c)
@@ -358,13 +465,15 @@ class UDClassifier(LexemeRelations):
         """
         if self.variants is not None and self.variants(o.text, c.text):
             return "SPELL"
+        if self.is_elision([o.text], [c.text]):
+            return "ORTH"
         read = self.by_reading(o, c)
         if read is not None:
             return read
         o, c = self.reanalysed(o), self.reanalysed(c)
         lexeme = self.lexeme(o, c)
         if (lexeme is not None and (lexeme != "stem" or o.pos == c.pos) and inflection_diff(o, c)
-                and (ending_change(o, c) or not self._unknown(o))):
+                and not self.misspelled_form(o, c)):
             pos = self.inflection_pos(o, c, lexeme)
             if pos:
                 return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
@@ -374,14 +483,17 @@ class UDClassifier(LexemeRelations):
         spell = self.spelling(o, c)
         if spell is not None:
             return spell
-        if doubling(o.lower, c.lower) and o.pos not in _CLOSED:
-            return "SPELL"      # a letter doubled or undoubled: tekkivad/tekivad, засяло/засяяло
+        if (doubling(o.lower, c.lower) and o.pos not in _CLOSED
+                and not self.lexicon_lexeme(o, c)):
+            # a letter doubled or undoubled (tekkivad/tekivad, засяло/засяяло), unless the
+            # lexicon gives the original the correction's lemma (another form: its case)
+            return "SPELL"
         if (lexeme == "stem" and not ending_change(o, c) and self.near_miss(o, c)
                 and not self._two_words(o, c)):
             return "SPELL"      # one letter inside related-looking words: contant/content
         if lexeme is not None:
             if o.pos != c.pos:
-                pos = self.inflection_pos(o, c, lexeme)
+                pos = self.inflection_pos(o, c, lexeme) or self.lexicon_pos(o, c)
                 if pos:
                     return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
                 closed = self.word_classes(o)     # function words are not derived
@@ -427,6 +539,15 @@ class UDClassifier(LexemeRelations):
             return "SPELL"
         return None
 
+    def misspelled_form(self, o: Token, c: Token) -> bool:
+        """The tagger reads ``o`` as another form of the correction's lexeme, but the lexicon
+        rejects it and knows the correction: a non-word the tagger dressed up as an
+        inflection, so a misspelling, unless the forms differ in the ending alone by more than
+        one letter (another ending, which the learner chose: майоріє -> майоріла)."""
+        if ending_change(o, c) and Levenshtein.distance(o.lower, c.lower, score_cutoff=1) > 1:
+            return False
+        return self._unknown(o, c) and self._known(c)
+
     def word_class(self, o: Token, c: Token) -> str | None:
         """ERRANT's last resort for a 1:1 edit: the shared UPOS, the mapped shared dependency,
         PRON/DET by the correction's dependency (None: the multi-token rules), else OTHER."""
@@ -451,7 +572,7 @@ class UDClassifier(LexemeRelations):
         if (Levenshtein.distance(o.lower, c.lower, score_cutoff=1) > 1
                 and 1 - Indel.normalized_distance(o.lower, c.lower) <= 0.5):
             return None
-        if self.is_valid_word(o.text):  # lookups last: the slow part
+        if not self._unknown(o, c):  # lookups last: the slow part
             return None
         return "SPELL" if not c.text.isalpha() or self._known(c) else None
 
@@ -513,7 +634,9 @@ class UDClassifier(LexemeRelations):
         ``implied``, a feature the relation of the lexemes changes though the tagger may not
         show it: Aspect of aspect partners, Degree of a suppletive comparison). When the two
         forms got different UPOS and ``pos`` names the error, the features only the other
-        reading has are left out: they belong to the misreading."""
+        reading has are left out: they belong to the misreading; when ``pos`` is neither
+        reading (the lexicon's lexeme: an adjective both misread, :meth:`lexicon_pos`), so are
+        the features of a verb reading an adjective does not take."""
         if not self.feats:
             return ""
         names = {implied} if implied else set()
@@ -522,6 +645,8 @@ class UDClassifier(LexemeRelations):
             if pos and a.pos != b.pos and pos in (a.pos, b.pos):
                 right, wrong = (a, b) if a.pos == pos else (b, a)
                 ignore = set(features(wrong.feats)) - set(features(right.feats))
+            elif pos and a.pos != b.pos and pos not in ("VERB", "AUX"):
+                ignore = set(_VERB_FEATURES)
             names.update(feature_diff([(a, b)], lexical=False, ignore=ignore))
         return ":" + "+".join(sorted(names)) if names else ""
 
@@ -555,7 +680,7 @@ class UDClassifier(LexemeRelations):
             (inflected if typ.split(":")[1:2] == ["INFL"] else other).append((a, b, typ))
         if any(not _function_word(t) and t.lower not in self.words.comparatives for t in left):
             if (len(left) == 1 and not inflected and left[0].pos not in self.rare_pos
-                    and all(typ == "SPELL" for _, _, typ in other)):
+                    and all(typ in ("SPELL", "ORTH") for _, _, typ in other)):
                 return left[0].pos
             return None
         if not inflected and not other:
@@ -652,6 +777,10 @@ def _script(text: str) -> str:
     if any("\u30a1" <= ch <= "\u30fa" for ch in text):
         return "katakana"
     return "hiragana"
+
+
+def _is_punct(t: Token) -> bool:
+    return t.pos == "PUNCT" or (t.text != "" and all(is_punct_char(ch) for ch in t.text))
 
 
 def _wordlike(t: Token) -> bool:

@@ -10,10 +10,18 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ...tokens import Token
-from .morph import features, lemma_of, prefixed, suffixed, verbal
+from .morph import (
+    common_prefix,
+    features,
+    inflection_diff,
+    lemma_of,
+    prefixed,
+    suffixed,
+    verbal,
+)
 from .wordlists import WordLists
 
-__all__ = ["INFLECTED_POS", "LexemeRelations"]
+__all__ = ["INFLECTED_POS", "LexemeRelations", "same_compound"]
 
 #: UPOS that inflect in UD languages (DET too: articles and determiners agree in case/gender)
 INFLECTED_POS = frozenset({"ADJ", "AUX", "DET", "PRON", "PROPN", "NOUN", "VERB", "NUM", "ADV"})
@@ -22,6 +30,43 @@ _NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "DET", "PRON", "NUM"})
 _UNINFLECTED = frozenset({"ADV", "ADP", "CCONJ", "SCONJ", "PART", "INTJ"})
 #: classes for which Gender is inflection (agreement), not a property of the lexeme
 _GENDER_AGREES = frozenset({"ADJ", "DET", "PRON", "NUM"})
+
+
+def same_compound(a: str, b: str, word: Callable[[str], bool],
+                  one_lexeme: Callable[[str, str], bool], links: tuple[str, ...] = (),
+                  least: int = 3) -> bool:
+    """``a`` and ``b`` are one compound with its last part in two forms: they share a first
+    part of at least ``least`` letters, a word by ``word`` itself or before one of the
+    language's linking elements ``links`` (German ``Arbeit|s``), after which both remainders
+    (at least ``least`` letters) are words and forms of one lexeme by ``one_lexeme``
+    (``lemmik|raamatut`` / ``lemmik|raamatu``, ``Arbeits|platz`` / ``Arbeits|plätze``,
+    ``bil|nyckeln`` / ``bil|nyckel``; not ``tulevi|kusest`` / ``tulevi|kust``: no first word,
+    nor ``vane|made`` / ``vane|mate``: two lexemes)."""
+    la, lb = a.lower(), b.lower()
+    for k in range(least, common_prefix(la, lb) + 1):
+        ra, rb = la[k:], lb[k:]
+        if (len(ra) >= least and len(rb) >= least and word(ra) and word(rb)
+                and one_lexeme(ra, rb) and _first_part(la[:k], word, links, least)):
+            return True
+    return False
+
+
+def _one_word(a: Token, b: Token) -> bool:
+    """The tagger reads ``a`` and ``b`` as one word: the same class or the same lemma (without
+    the compound boundaries some treebanks mark: ``eba_võrdne``)."""
+    return a.pos == b.pos or _bare_lemma(a) == _bare_lemma(b)
+
+
+def _bare_lemma(t: Token) -> str:
+    return lemma_of(t).replace("_", "").replace("=", "")
+
+
+def _first_part(part: str, word: Callable[[str], bool], links: tuple[str, ...],
+                least: int) -> bool:
+    if word(part):
+        return True
+    return any(part.endswith(link) and len(part) - len(link) >= least
+               and word(part[:len(part) - len(link)]) for link in links)
 
 
 class LexemeRelations:
@@ -39,11 +84,16 @@ class LexemeRelations:
         ``"stem"`` (the stem test), else None."""
         if lemma_of(o) and lemma_of(o) == lemma_of(c):
             return "lemma"
-        if self.stems is not None and self.stems(o.text) & self._readings(c):
+        if self.lexicon_lexeme(o, c):
             return "lexicon"
         if self.same_stem is not None and self.same_stem(o.text, c.text):
             return "stem"
         return None
+
+    def lexicon_lexeme(self, o: Token, c: Token) -> bool:
+        """The lexicon knows ``o`` as a form of the correction's lexeme: it gives ``o`` a lemma
+        of ``c``'s reading (only where the lexicon's stems are lemmas)."""
+        return self.stems is not None and bool(self.stems(o.text) & self._readings(c))
 
     def _readings(self, t: Token) -> frozenset[str]:
         """The lexicon's lemmas of ``t``, narrowed to the tagger's when it is one of them
@@ -125,6 +175,27 @@ class LexemeRelations:
             return None
         return trusted.pos if trusted.pos in self.inflected_pos else None
 
+    def lexicon_pos(self, o: Token, c: Token) -> str | None:
+        """One lexeme, two analyses: the tagger gives the two forms different classes and
+        lemmas, but the lexicon gives both one lemma (``content`` ADV, ``contentes`` VERB
+        ``contenter``: both are forms of ``content``). The class naming that lexeme: a side's
+        whose tagger lemma is the shared one, in a class that inflects (not ADV); else, beside a
+        participle whose verb the lexicon does not share (``contenter``), the adjective the
+        participle reading stands for. None when the lexicon does not tell (then derivation)."""
+        if self.stems is None:
+            return None
+        shared = self.stems(o.text) & self.stems(c.text)
+        if not shared or not inflection_diff(o, c):
+            return None
+        for t in (c, o):
+            if lemma_of(t) in shared and t.pos in _NOMINAL | {"VERB", "AUX"}:
+                return t.pos
+        for t in (c, o):
+            if ("VerbForm=Part" in t.feats and lemma_of(t) not in shared
+                    and {o.pos, c.pos} <= {"ADJ", "ADV", "VERB"}):
+                return "ADJ"
+        return None
+
     def paradigm_pos(self, o: Token, c: Token) -> str | None:
         """For one lexeme under two UPOS: the POS naming it when both tags belong to one
         paradigm; None otherwise.
@@ -190,9 +261,39 @@ class LexemeRelations:
         so, sc = self.stems(o.text), self.stems(c.text)
         return bool(so) and bool(sc) and not so & sc
 
-    def _unknown(self, t: Token) -> bool:
-        return (self.is_valid_word is not None and t.text.isalpha()
-                and not self.is_valid_word(t.text))
+    def _unknown(self, t: Token, other: Token | None = None) -> bool:
+        """The lexicon rejects ``t``: not as a word of its own, nor as a compound. Beside the
+        other side of the edit (``other``), a compound counts only when ``other`` is the same
+        compound in another form (:func:`same_compound`: ``postkastis`` -> ``postkasti``) and
+        the tagger gives both one lemma, not when the compound reading is only a way to accept
+        a misspelling (Estonian ``vaatanud`` = ``vaat`` + ``anud`` beside ``vaadanud``). The
+        compound search (the slow part) runs last."""
+        if self.is_valid_word is None or not t.text.isalpha():
+            return False
+        single = getattr(self.is_valid_word, "single", None)
+        if single is None:
+            return not self.is_valid_word(t.text)
+        if single(t.text):
+            return False
+        if other is not None and not (_one_word(t, other) and same_compound(
+                t.text, other.text, self._single_word, self._one_lexeme, self.words.links)):
+            return True
+        return not self.is_valid_word(t.text)
+
+    def _one_lexeme(self, a: str, b: str) -> bool:
+        """Two words are forms of one lexeme by the lexicon (the lemmas it gives them meet,
+        where its stems are lemmas: pack ``lexicon_lemmas``), else by the stem test."""
+        if self.stems is not None:
+            sa = self.stems(a) | self.stems(a[:1].upper() + a[1:])
+            sb = self.stems(b) | self.stems(b[:1].upper() + b[1:])
+            if sa and sb:
+                return bool(sa & sb)
+        return self.same_stem is not None and self.same_stem(a, b)
+
+    def _single_word(self, word: str) -> bool:
+        """The lexicon knows ``word`` (or it capitalised) as a word of its own."""
+        single = getattr(self.is_valid_word, "single", self.is_valid_word)
+        return bool(single is not None and (single(word) or single(word[:1].upper() + word[1:])))
 
     def _known(self, t: Token) -> bool:
         """The lexicon knows the (corrected) word, as a compound too."""

@@ -13,7 +13,7 @@ from rapidfuzz.distance import Indel
 
 T = TypeVar("T")
 
-__all__ = ["HYPHENS", "fold_marks", "hyphen_inversion", "is_punct_char", "lower",
+__all__ = ["HYPHENS", "elided", "fold_marks", "hyphen_inversion", "is_punct_char", "lower",
            "moving_assignment", "punct_and_words", "quote_key", "reordered", "similar_words",
            "strip_punct", "transposition_compatible", "unapostrophe", "unhyphen"]
 
@@ -171,3 +171,32 @@ def hyphen_inversion(o_texts: Sequence[str], c_texts: Sequence[str]) -> bool:
         return [p for t in texts for p in _HYPHEN_SPLIT.split(t.lower()) if p]
     po, pc = parts(o_texts), parts(c_texts)
     return len(po) > 1 and po != pc and sorted(po) == sorted(pc)
+
+
+#: apostrophes that mark an elided vowel
+_ELISION_MARKS = frozenset("'\u2019\u02bc")
+#: vowels (after :func:`fold_marks`) an apostrophe may stand for: Latin and Greek
+_VOWELS = frozenset("aeiouyαεηιουω")
+
+
+def elided(full: Sequence[str], short: Sequence[str]) -> list[str] | None:
+    """The words of ``full`` written elided in ``short`` (lower-cased), or None: the two hold the
+    same letters, spaces aside and case ignored, but for apostrophes in ``short`` each standing
+    where ``full`` has the final vowel of one of its words (``que`` -> ``qu'``, ``que il`` ->
+    ``qu'il``, ``lo amico`` -> ``l'amico``, ``από αυτό`` -> ``απ' αυτό``)."""
+    a, b = lower("".join(full)), lower("".join(short))
+    if len(a) != len(b) or a == b:
+        return None
+    ends: dict[int, str] = {}
+    at = 0
+    for word in full:
+        at += len(word)
+        ends[at - 1] = lower(word)
+    words = []
+    for k, (x, y) in enumerate(zip(a, b, strict=True)):
+        if x == y:
+            continue
+        if y not in _ELISION_MARKS or fold_marks(x) not in _VOWELS or k not in ends:
+            return None
+        words.append(ends[k])
+    return words

@@ -9,14 +9,21 @@ Each non-comment line is a key and whitespace-separated words::
     DEGREE добрий кращий найкращий
     INFINITIVE ти тися
     COMPARATIVE більш менш найбільш
+    LINK s es n en
+    CONTRACTION du de le
+    ELISION que je le la de ne se si
 
 A UPOS key lists members of that closed class (a word may be listed under several); a ``DEGREE``
 line is one suppletive comparison (positive, comparative and superlative lemmas or forms), so
 ``добрий`` -> ``кращий`` is a comparison error, not a word choice; ``INFINITIVE`` lists the
 endings of the language's verb lemmas (citation forms), which tell a verb the tagger misread
 from the lexicon's lemma; ``COMPARATIVE`` lists the words of analytic comparison (``plus bon`` ->
-``meilleur``, ``більш помітним`` -> ``помітнішим`` are comparison errors). Words are matched
-lower-cased.
+``meilleur``, ``більш помітним`` -> ``помітнішим`` are comparison errors); ``LINK`` lists the
+linking elements between the parts of a compound (German ``Arbeit-s-platz``); a ``CONTRACTION``
+line is one contracted form and the words it stands for (French ``du`` = ``de le``, Italian
+``nella`` = ``in la``, German ``im`` = ``in dem``); ``ELISION`` lists the words the language writes
+with their final vowel elided before another word (``*``: any word; Italian ``bell'``). Words
+are matched lower-cased.
 """
 
 from __future__ import annotations
@@ -42,6 +49,9 @@ class WordLists:
     degrees: Mapping[str, frozenset[int]] = field(default_factory=dict)
     infinitives: tuple[str, ...] = ()
     comparatives: frozenset[str] = frozenset()
+    links: tuple[str, ...] = ()
+    contractions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    elisions: frozenset[str] = frozenset()
 
     def word_classes(self, word: str) -> frozenset[str]:
         """The closed classes the list puts ``word`` in (empty when unlisted)."""
@@ -51,6 +61,19 @@ class WordLists:
         """``a`` and ``b`` are two different degrees of one suppletive comparison."""
         a, b = a.lower(), b.lower()
         return a != b and bool(self.degrees.get(a, frozenset()) & self.degrees.get(b, frozenset()))
+
+    def expand(self, words: Iterable[str]) -> list[tuple[str, int]]:
+        """The lower-cased words with each contraction replaced by the words it stands for,
+        each with the index of the word it comes from."""
+        out: list[tuple[str, int]] = []
+        for k, word in enumerate(words):
+            low = word.lower()
+            out.extend((w, k) for w in self.contractions.get(low, (low,)))
+        return out
+
+    def elides(self, word: str) -> bool:
+        """The language writes ``word`` elided (pack ``ELISION``)."""
+        return "*" in self.elisions or word.lower() in self.elisions
 
     def infinitive(self, lemma: str) -> bool:
         """``lemma`` ends like the language's verb lemmas."""
@@ -63,6 +86,9 @@ def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordL
     degrees: dict[str, set[int]] = {}
     infinitives: list[str] = []
     comparatives: list[str] = []
+    links: list[str] = []
+    contractions: dict[str, tuple[str, ...]] = {}
+    elisions: list[str] = []
     for number, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].split()
         if not text:
@@ -75,16 +101,26 @@ def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordL
             infinitives.extend(words)
         elif key == "COMPARATIVE":
             comparatives.extend(words)
+        elif key == "LINK":
+            links.extend(words)
+        elif key == "CONTRACTION":
+            if len(words) < 3:
+                raise ResourceError(f"{source}, line {number}: a CONTRACTION line is the "
+                                    "contracted form and the two or more words it stands for")
+            contractions[words[0]] = tuple(words[1:])
+        elif key == "ELISION":
+            elisions.extend(words)
         elif key in CLOSED_CLASSES:
             for w in words:
                 classes.setdefault(w, set()).add(key)
         else:
             raise ResourceError(f"{source}, line {number}: unknown key {key!r} (expected one of "
-                                f"{', '.join(sorted(CLOSED_CLASSES))}, DEGREE, INFINITIVE or "
-                                "COMPARATIVE)")
+                                f"{', '.join(sorted(CLOSED_CLASSES))}, DEGREE, INFINITIVE, "
+                                "COMPARATIVE, LINK, CONTRACTION or ELISION)")
     return WordLists({w: frozenset(k) for w, k in classes.items()},
                      {w: frozenset(k) for w, k in degrees.items()}, tuple(infinitives),
-                     frozenset(comparatives))
+                     frozenset(comparatives), tuple(links), contractions,
+                     frozenset(elisions))
 
 
 @cache

