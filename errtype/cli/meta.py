@@ -4,6 +4,7 @@
     errtype-meta ts JUDGMENTS.xml [--runs 20] [--seed 0]
     errtype-meta seeda SEEDA_DIR --ref official-2014.combined.m2 -m m2 sentm2 errant gleu ...
                        [--sets base +INPUT +fluent all] [--window 4] [--json OUT.json]
+                       [--aggregation default|trueskill|expected_wins]
     errtype-meta system --human HUMAN (--metric FILE | --json-results RESULTS.json ... |
                         --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...) [--bootstrap 100]
     errtype-meta sentence --judgments JUDGMENTS.xml (--json-results RESULTS.json ... |
@@ -83,6 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="system sets (default: base +INPUT +fluent all)")
     sd.add_argument("--window", type=int, default=None, metavar="N",
                     help="also the window analysis with N systems (base set)")
+    sd.add_argument("--aggregation", choices=["default", "trueskill", "expected_wins"],
+                    default="default",
+                    help="system scores: the metrics' corpus scores (default), or each set's "
+                         "systems ranked by TrueSkill or ExpectedWins over sentence-level "
+                         "comparisons of the metric's sentence scores (Goto et al. 2025)")
     sd.add_argument("--ties", choices=["seeda", "disagree"], default="seeda",
                     help="a metric tie at sentence level: as SEEDA's script counts it (a "
                          "preference for the system later in its order), or a disagreement")
@@ -237,7 +243,7 @@ def _cmd_seeda(args: argparse.Namespace) -> int:
             raise InputError(f"metric {n}: {exc}") from None
         metrics.append((n, metric))
     scores = sd.score_subset(seeda, args.ref, metrics)
-    res = sd.meta_evaluate(seeda, scores, args.sets, args.window, args.ties)
+    res = sd.meta_evaluate(seeda, scores, args.sets, args.window, args.ties, args.aggregation)
     print("metric\thuman\tset\tpearson\tspearman")
     for m, r in res.items():
         for key, by_set in r["system"].items():
@@ -256,8 +262,12 @@ def _cmd_seeda(args: argparse.Namespace) -> int:
                 for w in windows:
                     print(f"{m}\t{key}\t{w['from']}-{w['to']}\t{_fmt(w['pearson'])}\t"
                           f"{_fmt(w['spearman'])}")
-    sig = signature("meta-seeda", {"sets": "+".join(args.sets), "ties": args.ties,
-                                   "edit_gold": args.edit_gold})
+    settings = {"sets": "+".join(args.sets), "ties": args.ties, "edit_gold": args.edit_gold}
+    if args.aggregation != "default":
+        from ..score.meta.aggregation import describe_aggregation
+
+        settings["aggregation"] = describe_aggregation(args.aggregation)
+    sig = signature("meta-seeda", settings)
     print(sig)
     for m, r in res.items():
         print(f"{m}: {r['signature']}")

@@ -101,6 +101,24 @@ def macro_f(per_type: Mapping[str, Mapping[str, float]], beta: float = 0.5) -> f
     return sum(fs) / len(fs) if fs else 0.0
 
 
+def sentence_value(entry: Mapping[str, Any], beta: float = 0.5) -> float:
+    """A metric's score of one sentence: its ``f``, ``gleu`` or ``score``; else F-beta of its
+    tp/fp/fn counts."""
+    for key in ("f", "gleu", "score"):
+        if key in entry:
+            return float(entry[key])
+    if "tp" in entry:
+        return prf(entry["tp"], entry["fp"], entry["fn"], beta)[2]
+    raise InputError(f"a sentence result without a score: {sorted(entry)}")
+
+
+def sentence_scores(result: ScoreResult, beta: float = 0.5) -> list[float]:
+    """Every sentence's score (:func:`sentence_value`); InputError when the result has none."""
+    if not result.sentences:
+        raise InputError(f"{result.metric} results carry no sentence scores")
+    return [sentence_value(s, beta) for s in result.sentences]
+
+
 def sentence_counts(result: ScoreResult) -> list[tuple[float, float, float]]:
     """Per-sentence ``(tp, fp, fn)`` of a count-based result."""
     try:

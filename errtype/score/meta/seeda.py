@@ -35,6 +35,7 @@ from typing import Any
 
 from ...errors import InputError
 from ...textio import read_lines
+from ..common import sentence_value
 from .correlation import Ranking, pearson, read_judgments, spearman
 
 __all__ = ["GRANULARITIES", "HUMAN", "SYSTEMS", "SYSTEM_SETS", "Seeda", "read_seeda",
@@ -188,18 +189,6 @@ def sentence_agreement(rankings: Sequence[Ranking], scores: Mapping[str, Sequenc
             "ties": ties, "systems": systems}
 
 
-def sentence_value(entry: Mapping[str, Any], beta: float = 0.5) -> float:
-    """A metric's score of one sentence: its F, GLEU or score; F-beta of its counts otherwise."""
-    for key in ("f", "gleu", "score"):
-        if key in entry:
-            return float(entry[key])
-    if "tp" in entry:
-        from ..common import prf
-
-        return prf(entry["tp"], entry["fp"], entry["fn"], beta)[2]
-    raise InputError(f"a sentence result without a score: {sorted(entry)}")
-
-
 @dataclass
 class MetricScores:
     """One metric's system scores and sentence scores (``sentences[system][k]``, k-th judged
@@ -247,23 +236,46 @@ def positions(seeda: Seeda, all_sources: Sequence[str] | None = None) -> dict[in
     return {i: k for k, i in enumerate(ids)}
 
 
+def system_scores(metric: MetricScores, system_set: str = "base",
+                  aggregation: str = "default") -> dict[str, float]:
+    """A metric's scores of the systems of a set: its corpus scores (``default``), or the
+    systems of the set, in ``SYSTEMS`` order, ranked by ``trueskill`` or ``expected_wins`` over
+    its sentence scores (:func:`errtype.score.meta.aggregation.aggregate`; gec-metrics'
+    ``corr_system(metric, aggregation)``)."""
+    systems = systems_of(system_set)
+    if aggregation == "default":
+        return {s: metric.system[s] for s in systems if s in metric.system}
+    from .aggregation import aggregate
+
+    missing = [s for s in systems if not metric.sentences.get(s)]
+    if missing:
+        raise InputError(f"{metric.name}: no sentence scores for {', '.join(missing)}, so no "
+                         f"{aggregation} aggregation")
+    return aggregate({s: metric.sentences[s] for s in systems}, aggregation)
+
+
 def meta_evaluate(seeda: Seeda, scores: Sequence[MetricScores],
                   sets: Sequence[str] = ("base", "+INPUT", "+fluent", "all"),
-                  window: int | None = None, ties: str = "seeda") -> dict[str, Any]:
-    """Every metric against every human score and system set: system-level Pearson/Spearman,
+                  window: int | None = None, ties: str = "seeda",
+                  aggregation: str = "default") -> dict[str, Any]:
+    """Every metric against every human score and system set: system-level Pearson/Spearman
+    (of the metric's system scores by ``aggregation``, see :func:`system_scores`),
     sentence-level accuracy/Kendall (SEEDA-S and SEEDA-E judgments), and, with ``window``, the
-    window analysis of the base set against each human score."""
+    window analysis of the base set against each human score. ``scores`` of the result holds
+    the system scores correlated, per set."""
     pos = positions(seeda)
     out: dict[str, Any] = {}
     for m in scores:
-        res: dict[str, Any] = {"signature": m.signature, "system": {}, "sentence": {},
-                               "window": {}}
+        by_set = {s: system_scores(m, s, aggregation) for s in dict.fromkeys([*sets, "base"])}
+        res: dict[str, Any] = {"signature": m.signature, "aggregation": aggregation,
+                               "system": {}, "sentence": {}, "window": {},
+                               "scores": {s: by_set[s] for s in sets}}
         for rating, g in HUMAN:
             human = seeda.human[(rating, g)]
-            res["system"][f"{rating}_{g}"] = {s: system_correlations(m.system, human, s)
+            res["system"][f"{rating}_{g}"] = {s: system_correlations(by_set[s], human, s)
                                               for s in sets}
             if window:
-                res["window"][f"{rating}_{g}"] = window_analysis(m.system, human, window)
+                res["window"][f"{rating}_{g}"] = window_analysis(by_set["base"], human, window)
         for g in GRANULARITIES:
             res["sentence"][g] = {s: sentence_agreement(seeda.judgments[g], m.sentences, pos, s,
                                                         ties=ties) for s in sets}
