@@ -44,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--local-files-only", action="store_true",
                    help="hf: never download (use the local cache or a directory)")
     p.add_argument("--device", default="cpu", help="torch device for hf: models")
+    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default=None,
+                   help="hf: weights' type (default float32; half types on a GPU)")
     p.add_argument("--keep-whitespace", action="store_true",
                    help="compare lines exactly as read (no strip)")
     add_output_option(p, "the scores")
@@ -64,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         scorer = get_metric("scribendi", lm=args.lm, threshold=args.threshold, tsr=args.tsr,
                             batch_size=args.batch_size, lowercase=args.lowercase,
                             local_files_only=args.local_files_only,
-                            device=args.device).scorer()
+                            device=args.device, dtype=args.dtype).scorer()
         src = [r[0] for r in rows]
         names = _names(args.systems)
         results = {name: scorer.score(src, [r[k + 1] for r in rows])

@@ -165,8 +165,8 @@ def scribendi(sources: Sequence[str], hypotheses: Sequence[str],
 class ScribendiMetric:
     """The Scribendi score of a system's hypotheses against its sources (no references); the
     language model (``lm``: a :func:`~errtype.score.lm.models.load_lm` spec, with its
-    ``batch_size``, ``lowercase``, ``local_files_only`` and ``device``) is loaded on first use and
-    its perplexities are shared by every system this object scores."""
+    ``batch_size``, ``lowercase``, ``local_files_only``, ``device`` and ``dtype``) is loaded on
+    first use and its perplexities are shared by every system this object scores."""
 
     lm: str = "default"
     threshold: float = 0.8
@@ -175,6 +175,7 @@ class ScribendiMetric:
     lowercase: bool = False
     local_files_only: bool = False
     device: str = "cpu"
+    dtype: str | None = None
     name: str = "scribendi"
     main: ClassVar[str] = "score"
     scale: ClassVar[float] = 1
@@ -184,7 +185,8 @@ class ScribendiMetric:
     def scorer(self) -> Scribendi:
         if self._scorer is None:
             lm = models.load_lm(self.lm, batch_size=self.batch_size, lowercase=self.lowercase,
-                         local_files_only=self.local_files_only, device=self.device)
+                         local_files_only=self.local_files_only, device=self.device,
+                         dtype=self.dtype)
             self._scorer = Scribendi(lm, threshold=self.threshold, tsr=self.tsr)
         return self._scorer
 
