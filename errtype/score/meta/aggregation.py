@@ -12,6 +12,8 @@ system with the higher sentence score wins, equal scores draw. Then
 * ``expected_wins``: the mean over the other systems of wins / (wins + losses), ties ignored
   (a pair that never decides counts 0, where gec-metrics divides by zero);
 * ``default``: the metric's own corpus score (no aggregation).
+
+A sentence score that is NaN (unscored) takes part in no comparison.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ def pairwise_games(scores: Mapping[str, Sequence[float]], higher_is_better: bool
     for k in range(n):
         for a, b in combinations(names, 2):
             x, y = scores[a][k], scores[b][k]
+            if x != x or y != y:  # NaN: unscored
+                continue
             if x == y:
                 games.append((a, b, True))
             elif (x > y) == higher_is_better:
