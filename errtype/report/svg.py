@@ -246,7 +246,7 @@ def heatmap(title: str, rows: Sequence[str], cols: Sequence[str],
     """A grid of annotated cells coloured around ``centre`` (blue above, red below); an
     undefined cell is left blank. The pairwise analysis plots accuracy per pair of ranks so."""
     left, top = 70, 60
-    width = left + cell * len(cols) + 20
+    width = max(left + cell * len(cols) + 20, round(20 + 7.5 * len(title)))
     height = top + cell * len(rows) + 30
     out = _head(title, width, height, chart_id)
     if col_title:
