@@ -15,8 +15,14 @@ copied into errtype) and CoNLL-2014's official gold (``../shared/data/conll14``)
    SEEDA-S/SEEDA-E (TrueSkill and ExpectedWins) for the four system sets, sentence-level
    accuracy/Kendall, and GLEU beside the numbers gec-metrics' README prints for it.
 
+4. **Aggregation** (``--aggregation``): the system-level correlations again, each set's systems
+   ranked by TrueSkill or ExpectedWins over the metric's sentence-level comparisons (Goto et al.
+   2025; gec-metrics' ``corr_system(metric, aggregation)``), for every metric with sentence
+   scores, base set, beside the metric's own corpus scores.
+
     python bench/seeda_meta.py --seeda PATH [--gold CONLL14_GOLD.m2] [--json OUT]
                                [--metrics m2 sentm2 errant senterrant gleu goto]
+                               [--aggregation default trueskill expected_wins]
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from errtype.errors import InputError  # noqa: E402
 from errtype.score.meta import seeda as sd  # noqa: E402
 from errtype.score.meta.correlation import expected_wins, pearson, spearman  # noqa: E402
 from errtype.score.meta.trueskill import TrueSkill  # noqa: E402
@@ -114,7 +121,8 @@ def human_check(seeda: sd.Seeda, runs: int) -> None:
               f"({secs:.1f} CPU s)")
 
 
-def metrics_table(seeda: sd.Seeda, gold: Path, names: list[str]) -> dict:
+def metrics_table(seeda: sd.Seeda, gold: Path, names: list[str],
+                  aggregations: list[str] | None = None) -> dict:
     metrics = []
     for n in names:
         settings = {"gold_edits": "auto"} if n in ("errant", "senterrant", "goto") else {}
@@ -139,6 +147,21 @@ def metrics_table(seeda: sd.Seeda, gold: Path, names: list[str]) -> dict:
             cells = "".join(f"   {_f(r['sentence'][g][s]['accuracy'])} "
                             f"{_f(r['sentence'][g][s]['kendall'])}" for s in sets)
             print(f"   {m:11} SEEDA-{g[0].upper()} {cells}")
+    if aggregations:
+        print("   aggregation, base systems: Pearson r / Spearman rho of the system scores")
+        print("   metric       aggregation     " + "".join(
+            f"{k:>16}" for k in ("TS_sent", "TS_edit", "EW_sent", "EW_edit")))
+        for m in scores:
+            for agg in aggregations:
+                try:
+                    r = sd.meta_evaluate(seeda, [m], sets=("base",), aggregation=agg)[m.name]
+                except InputError as exc:  # a metric without sentence scores
+                    print(f"   {m.name:12} {agg:14}  ({exc})")
+                    continue
+                cells = "".join(f"   {_f(r['system'][k]['base']['pearson'])} "
+                                f"{_f(r['system'][k]['base']['spearman'])}"
+                                for k in ("TS_sent", "TS_edit", "EW_sent", "EW_edit"))
+                print(f"   {m.name:12} {agg:14}{cells}")
     if "gleu" in res:
         print("   GLEU, base systems, ours (official GLEU, Python-2 draws) | gec-metrics' README "
               "(its GLEU)")
@@ -157,12 +180,14 @@ def main() -> int:
     ap.add_argument("--metrics", nargs="+",
                     default=["m2", "sentm2", "errant", "senterrant", "gleu", "goto"])
     ap.add_argument("--trueskill-runs", type=int, default=50)
+    ap.add_argument("--aggregation", nargs="*", default=["default", "trueskill", "expected_wins"],
+                    help="system-score aggregations to correlate (part 4; none: skip)")
     ap.add_argument("--json", help="write the metric results as JSON here")
     args = ap.parse_args()
     seeda = sd.read_seeda(args.seeda)
     ok = protocol_check(seeda)
     human_check(seeda, args.trueskill_runs)
-    res = metrics_table(seeda, Path(args.gold), args.metrics)
+    res = metrics_table(seeda, Path(args.gold), args.metrics, args.aggregation)
     if args.json:
         Path(args.json).write_text(json.dumps(res, indent=1, default=str), encoding="utf-8")
     return 0 if ok else 1

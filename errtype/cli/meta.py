@@ -4,6 +4,7 @@
     errtype-meta ts JUDGMENTS.xml [--runs 20] [--seed 0]
     errtype-meta seeda SEEDA_DIR --ref official-2014.combined.m2 -m m2 sentm2 errant gleu ...
                        [--sets base +INPUT +fluent all] [--window 4] [--json OUT.json]
+                       [--aggregation default|trueskill|expected_wins] [--plots DIR]
     errtype-meta system --human HUMAN (--metric FILE | --json-results RESULTS.json ... |
                         --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...) [--bootstrap 100]
     errtype-meta sentence --judgments JUDGMENTS.xml (--json-results RESULTS.json ... |
@@ -83,6 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="system sets (default: base +INPUT +fluent all)")
     sd.add_argument("--window", type=int, default=None, metavar="N",
                     help="also the window analysis with N systems (base set)")
+    sd.add_argument("--aggregation", choices=["default", "trueskill", "expected_wins"],
+                    default="default",
+                    help="system scores: the metrics' corpus scores (default), or each set's "
+                         "systems ranked by TrueSkill or ExpectedWins over sentence-level "
+                         "comparisons of the metric's sentence scores (Goto et al. 2025)")
+    sd.add_argument("--plots", metavar="DIR",
+                    help="write SVG charts to DIR: the window analysis against each human "
+                         "score (with --window) and each metric's pairwise analysis (sentence "
+                         "agreement per pair of human ranks, first set of --sets)")
     sd.add_argument("--ties", choices=["seeda", "disagree"], default="seeda",
                     help="a metric tie at sentence level: as SEEDA's script counts it (a "
                          "preference for the system later in its order), or a disagreement")
@@ -237,7 +247,7 @@ def _cmd_seeda(args: argparse.Namespace) -> int:
             raise InputError(f"metric {n}: {exc}") from None
         metrics.append((n, metric))
     scores = sd.score_subset(seeda, args.ref, metrics)
-    res = sd.meta_evaluate(seeda, scores, args.sets, args.window, args.ties)
+    res = sd.meta_evaluate(seeda, scores, args.sets, args.window, args.ties, args.aggregation)
     print("metric\thuman\tset\tpearson\tspearman")
     for m, r in res.items():
         for key, by_set in r["system"].items():
@@ -256,13 +266,42 @@ def _cmd_seeda(args: argparse.Namespace) -> int:
                 for w in windows:
                     print(f"{m}\t{key}\t{w['from']}-{w['to']}\t{_fmt(w['pearson'])}\t"
                           f"{_fmt(w['spearman'])}")
-    sig = signature("meta-seeda", {"sets": "+".join(args.sets), "ties": args.ties,
-                                   "edit_gold": args.edit_gold})
+    settings = {"sets": "+".join(args.sets), "ties": args.ties, "edit_gold": args.edit_gold}
+    if args.aggregation != "default":
+        from ..score.meta.aggregation import describe_aggregation
+
+        settings["aggregation"] = describe_aggregation(args.aggregation)
+    sig = signature("meta-seeda", settings)
     print(sig)
     for m, r in res.items():
         print(f"{m}: {r['signature']}")
     _write_json(args.json, {"metrics": res}, sig)
+    if args.plots:
+        for path in _write_plots(Path(args.plots), res):
+            print(f"{PROG}: wrote {path}", file=sys.stderr)
     return 0
+
+
+def _write_plots(folder: Path, res: dict[str, Any]) -> list[Path]:
+    """The window and pairwise analysis charts of a SEEDA meta-evaluation, as SVG files."""
+    from ..report.svg import pairwise_chart, window_chart
+
+    folder.mkdir(parents=True, exist_ok=True)
+    charts: dict[str, str] = {}
+    humans = dict.fromkeys(k for r in res.values() for k in r["window"])
+    for human in humans:
+        charts[f"window-{human}"] = window_chart(
+            {m: r["window"][human] for m, r in res.items() if human in r["window"]}, human)
+    for m, r in res.items():
+        for g, cells in r["pairwise"].items():
+            charts[f"pairwise-{m}-{g}"] = pairwise_chart(cells, m, f"SEEDA-{g[0].upper()}")
+    out = []
+    for stem, svg in charts.items():
+        path = folder / f"{''.join(c if c.isalnum() or c in '-_.' else '_' for c in stem)}.svg"
+        with atomic_output(str(path)) as fh:
+            fh.write(svg + "\n")
+        out.append(path)
+    return out
 
 
 def _cmd_system(args: argparse.Namespace) -> int:

@@ -8,9 +8,13 @@
     errtype score -m cherrant --ref REF.m2.char --hyp SYS=hyp.m2.char [--tsv] [--cat 1]
     errtype score -m m2 gleu --lang zh --ref REF.m2.char --hyp SYS=sys.txt   (characters)
 
+    errtype score -m green --aggregation trueskill --src SRC --ref REF.m2 --hyp A=a B=b --tsv
+
 Prints a table (one row per system, one column per metric; proportions as percentages) and the
 signature of every metric; ``--tsv``/``--json`` give one row per system and metric with the raw
-values, ``--sent`` the per-sentence scores. Text systems are edit-extracted once, by ``--lang``'s
+values, ``--sent`` the per-sentence scores. ``--aggregation trueskill|expected_wins`` ranks the
+systems from sentence-level comparisons instead (the score is then a TrueSkill mean skill or an
+ExpectedWins rate, printed as is). Text systems are edit-extracted once, by ``--lang``'s
 annotator, and only when an edit-based metric is asked for. ``--unit char`` (the default for
 Chinese and Japanese) scores characters; ``--cat`` adds errant's/ChERRANT's per-type tables.
 """
@@ -75,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true",
                    help="list the available metrics (with the other names they answer to, "
                         "e.g. maxmatch = m2) and exit")
+    p.add_argument("--aggregation", choices=["default", "trueskill", "expected_wins"],
+                   default="default",
+                   help="system score: the metric's corpus score (default), or the systems "
+                        "ranked from sentence-level comparisons by TrueSkill or ExpectedWins, "
+                        "as human evaluations are (Goto et al. 2025; gec-metrics' "
+                        "rank_systems); needs a metric with sentence scores and 2+ systems")
     g = p.add_argument_group("metric settings")
     g.add_argument("--beta", type=float, default=None,
                    help="F beta of the F-score metrics (default: each metric's, 0.5)")
@@ -232,16 +242,15 @@ def _table(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str]) -
 def _signatures(rows: Sequence[Any], labels: Sequence[str]) -> list[str]:
     out = []
     for m in labels:
-        for sig in dict.fromkeys(r.result.signature for r in rows if r.metric == m):
+        for sig in dict.fromkeys(r.signature for r in rows if r.metric == m):
             out.append(f"{m}: {sig}")
     return out
 
 
 def _sentence_value(s: dict[str, Any]) -> Any:
-    for key in ("f", "gleu", "score"):
-        if key in s:
-            return s[key]
-    return ""
+    from ..score.common import sentence_value
+
+    return sentence_value(s) if any(k in s for k in ("f", "gleu", "score")) else ""
 
 
 def _sentence_lines(rows: Sequence[Any], scaled: bool = False) -> list[str]:
@@ -275,11 +284,12 @@ def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], f
     if fmt == "json":
         data = {
             "systems": list(systems),
-            "metrics": {m: [r.result.signature for r in rows if r.metric == m][0]
-                        for m in labels},
+            "metrics": {m: [r.signature for r in rows if r.metric == m][0] for m in labels},
             "results": [{"system": r.system, "metric": r.metric, "score": r.value,
                          **{k: v for k, v in r.result.to_dict().items()
-                            if k != "metric" and (sent or k != "sentences")}} for r in rows],
+                            if k != "metric" and (sent or k != "sentences")},
+                         **({"aggregation": r.aggregation, "signature": r.signature}
+                            if r.aggregation != "default" else {})} for r in rows],
             "notes": list(notes),
             "seconds": {k: round(v, 3) for k, v in (seconds or {}).items()},
         }
@@ -292,9 +302,11 @@ def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], f
         else:
             lines = ["system\tmetric\tscore\tp\tr\tf\tsignature"]
             for r in rows:
-                c = r.result.corpus
+                plain = r.aggregation == "default"
+                c = r.result.corpus if plain else {}
+                f = _column(r.result, "f") if plain else ""
                 lines.append(f"{r.system}\t{r.metric}\t{r.value}\t{c.get('p', '')}\t"
-                             f"{c.get('r', '')}\t{_column(r.result, 'f')}\t{r.result.signature}")
+                             f"{c.get('r', '')}\t{f}\t{r.signature}")
         if any(_cat(r) for r in rows):
             lines += ["", "system\tmetric\ttype\ttp\tfp\tfn\tp\tr\tf"]
             lines += [f"{r.system}\t{r.metric}\t{t}\t{c['tp']}\t{c['fp']}\t{c['fn']}\t{c['p']}\t"
@@ -333,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def body() -> int:
         from ..score.registry import ALIASES, describe
-        from ..score.suite import load_suite, parse_system_arg, score_systems
+        from ..score.suite import aggregate_rows, load_suite, parse_system_arg, score_systems
 
         if args.list:
             print(metric_list())
@@ -367,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
                            lang=args.lang, annotator=annotator, unit=args.unit,
                            same_source=any(i.same_source for i in infos), language=language)
         seconds: dict[str, float] = {}
-        rows = score_systems(metrics, suite, seconds)
+        rows = aggregate_rows(score_systems(metrics, suite, seconds), args.aggregation)
         for note in suite.notes:
             if note.startswith("warning:"):
                 print(f"{PROG}: {note}", file=sys.stderr)

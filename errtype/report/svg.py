@@ -281,3 +281,151 @@ def heatmap(r: Report, measure: str = "f", max_types: int = 30, cell: int = 34,
     out.append(f'<text x="{left + lw + 12}" y="{ly + 9}" fill="#555555">{escape(note)}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+
+def _head(title: str, width: int, height: int, chart_id: str) -> list[str]:
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" id="{escape(chart_id)}" class="chart" '
+            f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+            f'font-family="Helvetica, Arial, sans-serif" font-size="11">',
+            f"<title>{escape(title)}</title>",
+            f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+            f'<text x="{width / 2:.0f}" y="18" text-anchor="middle" font-size="14" '
+            f'font-weight="bold">{escape(title)}</text>']
+
+
+def line_chart(title: str, x_labels: Sequence[str], series: Sequence[Series], *,
+               ymin: float = -1.0, ymax: float = 1.0, x_title: str = "",
+               chart_id: str = "line-chart", width: int = 640, height: int = 320) -> str:
+    """Lines over categories (an undefined value breaks its line), one colour per series with
+    a legend; values clipped to [ymin, ymax]. The window analysis plots correlations so."""
+    left, right, top, bottom = 48, 150, 34, 44
+    pw, ph = width - left - right, height - top - bottom
+    n = max(1, len(x_labels) - 1)
+
+    def x(i: int) -> float:
+        return left + pw * i / n if len(x_labels) > 1 else left + pw / 2
+
+    def y(v: float) -> float:
+        return top + ph * (ymax - max(ymin, min(v, ymax))) / (ymax - ymin)
+
+    out = _head(title, width, height, chart_id)
+    steps = 4
+    for k in range(steps + 1):
+        v = ymin + (ymax - ymin) * k / steps
+        out.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{left + pw}" y2="{y(v):.1f}" '
+                   f'stroke="{"#999999" if abs(v) < 1e-12 else "#d5d9e0"}"/>'
+                   f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" fill="#555555" '
+                   f'class="tick">{v:g}</text>')
+    for i, lab in enumerate(x_labels):
+        out.append(f'<text x="{x(i):.1f}" y="{top + ph + 16}" text-anchor="middle" '
+                   f'fill="#555555" class="xtick">{escape(lab)}</text>')
+    if x_title:
+        out.append(f'<text x="{left + pw / 2:.0f}" y="{height - 6}" text-anchor="middle" '
+                   f'fill="#333333">{escape(x_title)}</text>')
+    for k, s in enumerate(series):
+        colour = PALETTE[k % len(PALETTE)]
+        dash = ' stroke-dasharray="5 3"' if k % 2 else ""
+        path, pen = [], "M"
+        for i, v in enumerate(s.values):
+            if v is None or v != v:
+                pen = "M"
+                continue
+            path.append(f"{pen}{x(i):.1f} {y(v):.1f}")
+            pen = "L"
+            out.append(f'<circle class="point" data-series="{escape(s.name)}" '
+                       f'data-category="{escape(x_labels[i])}" data-value="{v:.6f}" '
+                       f'cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"><title>'
+                       f'{escape(s.name)} {escape(x_labels[i])}: {v:.3f}</title></circle>')
+        if path:
+            out.append(f'<path d="{"".join(path)}" fill="none" stroke="{colour}" '
+                       f'stroke-width="1.8"{dash}/>')
+        ly = top + 14 * k + 8
+        out.append(f'<line x1="{left + pw + 12}" y1="{ly}" x2="{left + pw + 32}" y2="{ly}" '
+                   f'stroke="{colour}" stroke-width="2"{dash}/><text x="{left + pw + 36}" '
+                   f'y="{ly + 4}" class="legend">{escape(s.name)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _diverging(v: float, centre: float, span: float) -> str:
+    """Blue above ``centre``, red below, white at it."""
+    t = max(-1.0, min(1.0, (v - centre) / span)) if span else 0.0
+    far = (59, 76, 192) if t > 0 else (180, 4, 38)
+    rgb = [round(255 + (c - 255) * abs(t)) for c in far]
+    return "#" + "".join(f"{c:02x}" for c in rgb)
+
+
+def grid_heatmap(title: str, rows: Sequence[str], cols: Sequence[str],
+            values: Sequence[Sequence[float | None]], *, centre: float = 0.5,
+            span: float = 0.5, row_title: str = "", col_title: str = "",
+            notes: Sequence[Sequence[str]] | None = None, chart_id: str = "heatmap",
+            cell: int = 44) -> str:
+    """A grid of annotated cells coloured around ``centre`` (blue above, red below); an
+    undefined cell is left blank. The pairwise analysis plots accuracy per pair of ranks so."""
+    left, top = 70, 60
+    width = max(left + cell * len(cols) + 20, round(20 + 7.5 * len(title)))
+    height = top + cell * len(rows) + 30
+    out = _head(title, width, height, chart_id)
+    if col_title:
+        out.append(f'<text x="{left + cell * len(cols) / 2:.0f}" y="36" text-anchor="middle" '
+                   f'fill="#333333">{escape(col_title)}</text>')
+    if row_title:
+        out.append(f'<text x="14" y="{top + cell * len(rows) / 2:.0f}" text-anchor="middle" '
+                   f'fill="#333333" transform="rotate(-90 14 '
+                   f'{top + cell * len(rows) / 2:.0f})">{escape(row_title)}</text>')
+    for j, c in enumerate(cols):
+        out.append(f'<text x="{left + cell * j + cell / 2:.0f}" y="{top - 6}" '
+                   f'text-anchor="middle" class="col">{escape(c)}</text>')
+    for i, r in enumerate(rows):
+        out.append(f'<text x="{left - 6}" y="{top + cell * i + cell / 2 + 4:.0f}" '
+                   f'text-anchor="end" class="row">{escape(r)}</text>')
+        for j, c in enumerate(cols):
+            v = values[i][j]
+            x0, y0 = left + cell * j, top + cell * i
+            if v is None or v != v:
+                out.append(f'<rect x="{x0}" y="{y0}" width="{cell}" height="{cell}" '
+                           f'fill="#ffffff" stroke="#eeeeee"/>')
+                continue
+            note = f" ({notes[i][j]})" if notes else ""
+            out.append(f'<rect class="cell" data-row="{escape(r)}" data-col="{escape(c)}" '
+                       f'data-value="{v:.6f}" x="{x0}" y="{y0}" width="{cell}" '
+                       f'height="{cell}" fill="{_diverging(v, centre, span)}" stroke="#ffffff">'
+                       f'<title>{escape(r)} / {escape(c)}: {v:.3f}{escape(note)}</title></rect>'
+                       f'<text x="{x0 + cell / 2:.0f}" y="{y0 + cell / 2 + 4:.0f}" '
+                       f'text-anchor="middle" font-size="10">{v:.2f}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def window_chart(windows: dict[str, Sequence[dict]], human: str = "") -> str:
+    """The window analysis: per metric its Pearson (solid) and Spearman (dashed) correlation in
+    each window of systems ranked by the human score (``windows[metric]`` as
+    :func:`errtype.score.meta.seeda.window_analysis` returns them)."""
+    first = next(iter(windows.values()), [])
+    labels = [f"{w['from']}-{w['to']}" for w in first]
+    series = []
+    for m, ws in windows.items():
+        series.append(Series(f"{m} r", [w["pearson"] for w in ws]))
+        series.append(Series(f"{m} \u03c1", [w["spearman"] for w in ws]))
+    title = "Window analysis" + (f" against {human}" if human else "")
+    return line_chart(title, labels, series, x_title="systems by human rank (window)",
+                      chart_id="window-chart")
+
+
+def pairwise_chart(cells: dict[str, dict], metric: str = "", judgments: str = "") -> str:
+    """The pairwise analysis: the metric's sentence-level accuracy for each pair of human ranks
+    (``cells["1-3"]`` as :func:`errtype.score.meta.seeda.pairwise_analysis` gives them, keyed
+    ``"better-worse"``)."""
+    pairs = {tuple(int(x) for x in k.split("-")): v for k, v in cells.items()}
+    better = sorted({a for a, _ in pairs})
+    worse = sorted({b for _, b in pairs})
+    values = [[pairs[(a, b)]["accuracy"] if (a, b) in pairs else None for b in worse]
+              for a in better]
+    notes = [[f"{int(pairs[(a, b)]['pairs'])} pairs" if (a, b) in pairs else "" for b in worse]
+             for a in better]
+    title = "Pairwise analysis" + (f": {metric}" if metric else "") + (
+        f" ({judgments})" if judgments else "")
+    return grid_heatmap(title, [str(a) for a in better], [str(b) for b in worse], values,
+                   row_title="better human rank", col_title="worse human rank", notes=notes,
+                   chart_id="pairwise-chart")

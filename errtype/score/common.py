@@ -4,6 +4,7 @@ the readers of count-based results (one F-beta rule, one F key)."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -105,6 +106,25 @@ def macro_f(per_type: Mapping[str, Mapping[str, float]], beta: float = 0.5) -> f
     fs = [prf(c.get("tp", 0), c.get("fp", 0), c.get("fn", 0), beta)[2]
           for c in per_type.values() if c.get("tp", 0) + c.get("fn", 0) > 0]
     return sum(fs) / len(fs) if fs else 0.0
+
+
+def sentence_value(entry: Mapping[str, Any], beta: float = 0.5) -> float:
+    """A metric's score of one sentence: its ``f``, ``gleu`` or ``score``; else F-beta of its
+    tp/fp/fn counts. A sentence the metric left unscored (``None``, e.g. an LLM judge's
+    hypothesis it was not shown) is NaN."""
+    for key in ("f", "gleu", "score"):
+        if key in entry:
+            return math.nan if entry[key] is None else float(entry[key])
+    if "tp" in entry:
+        return prf(entry["tp"], entry["fp"], entry["fn"], beta)[2]
+    raise InputError(f"a sentence result without a score: {sorted(entry)}")
+
+
+def sentence_scores(result: ScoreResult, beta: float = 0.5) -> list[float]:
+    """Every sentence's score (:func:`sentence_value`); InputError when the result has none."""
+    if not result.sentences:
+        raise InputError(f"{result.metric} results carry no sentence scores")
+    return [sentence_value(s, beta) for s in result.sentences]
 
 
 def sentence_counts(result: ScoreResult) -> list[tuple[float, float, float]]:

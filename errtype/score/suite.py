@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from .extract import (
 from .registry import Metric, ScoreInput, describe
 from .units import char_block, char_text, resolve_unit
 
-__all__ = ["EDIT_GOLD", "Row", "Suite", "SuiteSystem", "load_suite",
+__all__ = ["EDIT_GOLD", "Row", "Suite", "SuiteSystem", "aggregate_rows", "load_suite",
            "parse_system_arg", "score_systems"]
 
 PathLike = str | os.PathLike[str]
@@ -412,13 +412,24 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
 
 @dataclass
 class Row:
-    """One system's result under one metric."""
+    """One system's result under one metric; ``value`` is the metric's headline corpus score, or
+    the system score that ``aggregation`` gave it (:func:`aggregate_rows`)."""
 
     system: str
     metric: str
     result: ScoreResult
     value: float
     scale: float
+    aggregation: str = "default"
+
+    @property
+    def signature(self) -> str:
+        """The metric's signature, with the aggregation when there is one."""
+        if self.aggregation == "default":
+            return self.result.signature
+        from .meta.aggregation import describe_aggregation
+
+        return f"{self.result.signature}|aggregation:{describe_aggregation(self.aggregation)}"
 
 
 def score_systems(metrics: Sequence[tuple[str, Metric]], suite: Suite,
@@ -441,3 +452,31 @@ def score_systems(metrics: Sequence[tuple[str, Metric]], suite: Suite,
         if timings is not None:
             timings[label] = timings.get(label, 0.0) + time.perf_counter() - t0
     return rows
+
+
+def aggregate_rows(rows: Sequence[Row], aggregation: str = "default") -> list[Row]:
+    """The rows with each metric's system scores replaced by ``trueskill`` or ``expected_wins``
+    over its sentence scores, the systems in the order of the rows
+    (:func:`errtype.score.meta.aggregation.aggregate`); ``default`` keeps them."""
+    from .common import sentence_scores
+    from .meta.aggregation import AGGREGATIONS, aggregate
+
+    if aggregation not in AGGREGATIONS:
+        raise InputError(f"unknown aggregation {aggregation!r} (choose from "
+                         f"{', '.join(AGGREGATIONS)})")
+    if aggregation == "default":
+        return list(rows)
+    groups: dict[str, list[Row]] = {}
+    for r in rows:
+        groups.setdefault(r.metric, []).append(r)
+    system_scores: dict[tuple[str, str], float] = {}
+    for label, group in groups.items():
+        try:
+            scores = {r.system: sentence_scores(r.result) for r in group}
+        except InputError as exc:
+            raise InputError(f"--aggregation {aggregation} needs sentence scores: {exc}"
+                             ) from None
+        for system, value in aggregate(scores, aggregation).items():
+            system_scores[(label, system)] = value
+    return [replace(r, value=system_scores[(r.metric, r.system)], scale=1,
+                    aggregation=aggregation) for r in rows]

@@ -53,9 +53,9 @@ def _real(edits: Sequence[M2Edit]) -> list[M2Edit]:
     return [e for e in edits if not e.is_noop and e.type != "UNK"]
 
 
-def _joined(a: Span, b: Span) -> bool:
+def _joined(a: Span, b: Span, adjacent: bool = False) -> bool:
     (s1, e1), (s2, e2) = a, b
-    if max(s1, s2) < min(e1, e2):
+    if max(s1, s2) < min(e1, e2) or adjacent and max(s1, s2) == min(e1, e2):
         return True
     if s1 == e1:
         return s2 <= s1 <= e2
@@ -64,8 +64,12 @@ def _joined(a: Span, b: Span) -> bool:
     return False
 
 
-def chunks(spans: Sequence[Span]) -> list[Span]:
-    """The changed chunks of a set of edit spans (see the module docstring), in order."""
+def chunks(spans: Sequence[Span], adjacent: bool = False) -> list[Span]:
+    """The changed chunks of a set of edit spans (see the module docstring), in order.
+
+    ``adjacent=True`` also joins spans that touch (``[1, 2)`` and ``[2, 3)``), as THUKElab's
+    CLEME code does (its ``merge_edits`` with ``merge_distance=0``; used by CLEME2.0).
+    """
     items = sorted(set(spans))
     group = list(range(len(items)))
 
@@ -76,7 +80,7 @@ def chunks(spans: Sequence[Span]) -> list[Span]:
         return i
 
     for i, j in combinations(range(len(items)), 2):
-        if _joined(items[i], items[j]):
+        if _joined(items[i], items[j], adjacent):
             group[root(i)] = root(j)
     extent: dict[int, Span] = {}
     for i, (s, e) in enumerate(items):

@@ -46,7 +46,7 @@ from typing import Any, ClassVar
 from ...errors import InputError, ServiceError
 from ..common import ScoreResult, signature
 from ..meta.correlation import Ranking
-from ..meta.trueskill import TrueSkill
+from ..meta.trueskill import GEC_METRICS
 from ..registry import ScoreInput, register
 from .chat import ChatClient
 
@@ -115,9 +115,8 @@ EDIT_CRITERIA = {
               "sentence.",
 }
 
-#: gec-metrics' aggregation: one pass, no dynamics
-RATER = TrueSkill(mu=0.0, sigma=0.5, beta=0.25, tau=0.0, draw_probability=0.25, runs=1,
-                  shuffle=False)
+#: gec-metrics' aggregation: one pass, no dynamics (the one preset, shared with --aggregation)
+RATER = GEC_METRICS
 
 _FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.S)
 

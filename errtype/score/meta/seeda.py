@@ -35,10 +35,11 @@ from typing import Any
 
 from ...errors import InputError
 from ...textio import read_lines
+from ..common import sentence_value
 from .correlation import Ranking, pearson, read_judgments, spearman
 
-__all__ = ["GRANULARITIES", "HUMAN", "SYSTEMS", "SYSTEM_SETS", "Seeda", "read_seeda",
-           "sentence_agreement", "subset_ids", "system_correlations", "systems_of",
+__all__ = ["GRANULARITIES", "HUMAN", "SYSTEMS", "SYSTEM_SETS", "Seeda", "pairwise_analysis",
+           "read_seeda", "sentence_agreement", "subset_ids", "system_correlations", "systems_of",
            "window_analysis"]
 
 #: SEEDA's 15 systems, in the order of its score files
@@ -146,17 +147,15 @@ def window_analysis(metric: Mapping[str, float], human: Mapping[str, float], win
     return out
 
 
-def sentence_agreement(rankings: Sequence[Ranking], scores: Mapping[str, Sequence[float]],
-                       positions: Mapping[int, int], system_set: str = "base",
-                       higher_is_better: bool = True, ties: str = "seeda") -> dict[str, Any]:
-    """Pairwise accuracy and Kendall's tau of sentence scores (``scores[system][k]`` for the
-    k-th judged sentence) against SEEDA's rankings; ``positions`` maps a ranking item's
-    0-based test-set sentence (its ``src-id`` - 1) to ``k``. See the module docstring."""
+def _pair_judgments(rankings: Sequence[Ranking], scores: Mapping[str, Sequence[float]],
+                    positions: Mapping[int, int], system_set: str, higher_is_better: bool,
+                    ties: str) -> Any:
+    """Every pair of differently ranked systems of a ranking item: (better rank, worse rank,
+    metric agrees, or None for a tie counted as a disagreement, metric tie)."""
     if ties not in ("seeda", "disagree"):
         raise ValueError(f"ties must be 'seeda' or 'disagree', not {ties!r}")
     systems = systems_of(system_set)
     order = {s: i for i, s in enumerate(SYSTEMS)}
-    agree = disagree = metric_ties = 0
     for r in rankings:
         k = positions.get(r.src_id - 1)
         if k is None:
@@ -170,34 +169,51 @@ def sentence_agreement(rankings: Sequence[Ranking], scores: Mapping[str, Sequenc
             human_a = ra < rb  # a (earlier in SYSTEMS order after sorting) is better
             ma, mb = scores[a][k], scores[b][k]
             if ma == mb:
-                metric_ties += 1
                 if ties == "disagree":
-                    disagree += 1
+                    yield min(ra, rb), max(ra, rb), False, True
                     continue
                 metric_a = order[a] > order[b]  # SEEDA: a tie prefers the later system
+                yield min(ra, rb), max(ra, rb), metric_a == human_a, True
             else:
                 metric_a = (ma > mb) == higher_is_better
-            if metric_a == human_a:
-                agree += 1
-            else:
-                disagree += 1
+                yield min(ra, rb), max(ra, rb), metric_a == human_a, False
+
+
+def sentence_agreement(rankings: Sequence[Ranking], scores: Mapping[str, Sequence[float]],
+                       positions: Mapping[int, int], system_set: str = "base",
+                       higher_is_better: bool = True, ties: str = "seeda") -> dict[str, Any]:
+    """Pairwise accuracy and Kendall's tau of sentence scores (``scores[system][k]`` for the
+    k-th judged sentence) against SEEDA's rankings; ``positions`` maps a ranking item's
+    0-based test-set sentence (its ``src-id`` - 1) to ``k``. See the module docstring."""
+    agree = disagree = metric_ties = 0
+    for _, _, ok, tie in _pair_judgments(rankings, scores, positions, system_set,
+                                         higher_is_better, ties):
+        metric_ties += tie
+        if ok:
+            agree += 1
+        else:
+            disagree += 1
     n = agree + disagree
     return {"accuracy": agree / n if n else math.nan,
             "kendall": (agree - disagree) / n if n else math.nan,
             "pairs": n, "agree": agree, "disagree": disagree, "metric_ties": metric_ties,
-            "ties": ties, "systems": systems}
+            "ties": ties, "systems": systems_of(system_set)}
 
 
-def sentence_value(entry: Mapping[str, Any], beta: float = 0.5) -> float:
-    """A metric's score of one sentence: its F, GLEU or score; F-beta of its counts otherwise."""
-    for key in ("f", "gleu", "score"):
-        if key in entry:
-            return float(entry[key])
-    if "tp" in entry:
-        from ..common import prf
-
-        return prf(entry["tp"], entry["fp"], entry["fn"], beta)[2]
-    raise InputError(f"a sentence result without a score: {sorted(entry)}")
+def pairwise_analysis(rankings: Sequence[Ranking], scores: Mapping[str, Sequence[float]],
+                      positions: Mapping[int, int], system_set: str = "base",
+                      higher_is_better: bool = True, ties: str = "seeda"
+                      ) -> dict[tuple[int, int], dict[str, float]]:
+    """The sentence-level agreement split by the two human ranks of each pair (gec-metrics'
+    pairwise analysis): ``{(better rank, worse rank): {"agree", "pairs", "accuracy"}}``."""
+    out: dict[tuple[int, int], dict[str, float]] = {}
+    for ra, rb, ok, _ in _pair_judgments(rankings, scores, positions, system_set,
+                                         higher_is_better, ties):
+        cell = out.setdefault((ra, rb), {"agree": 0, "pairs": 0, "accuracy": 0.0})
+        cell["agree"] += ok
+        cell["pairs"] += 1
+        cell["accuracy"] = cell["agree"] / cell["pairs"]
+    return dict(sorted(out.items()))
 
 
 @dataclass
@@ -247,25 +263,52 @@ def positions(seeda: Seeda, all_sources: Sequence[str] | None = None) -> dict[in
     return {i: k for k, i in enumerate(ids)}
 
 
+def system_scores(metric: MetricScores, system_set: str = "base",
+                  aggregation: str = "default") -> dict[str, float]:
+    """A metric's scores of the systems of a set: its corpus scores (``default``), or the
+    systems of the set, in ``SYSTEMS`` order, ranked by ``trueskill`` or ``expected_wins`` over
+    its sentence scores (:func:`errtype.score.meta.aggregation.aggregate`; gec-metrics'
+    ``corr_system(metric, aggregation)``)."""
+    systems = systems_of(system_set)
+    if aggregation == "default":
+        return {s: metric.system[s] for s in systems if s in metric.system}
+    from .aggregation import aggregate
+
+    missing = [s for s in systems if not metric.sentences.get(s)]
+    if missing:
+        raise InputError(f"{metric.name}: no sentence scores for {', '.join(missing)}, so no "
+                         f"{aggregation} aggregation")
+    return aggregate({s: metric.sentences[s] for s in systems}, aggregation)
+
+
 def meta_evaluate(seeda: Seeda, scores: Sequence[MetricScores],
                   sets: Sequence[str] = ("base", "+INPUT", "+fluent", "all"),
-                  window: int | None = None, ties: str = "seeda") -> dict[str, Any]:
-    """Every metric against every human score and system set: system-level Pearson/Spearman,
+                  window: int | None = None, ties: str = "seeda",
+                  aggregation: str = "default") -> dict[str, Any]:
+    """Every metric against every human score and system set: system-level Pearson/Spearman
+    (of the metric's system scores by ``aggregation``, see :func:`system_scores`),
     sentence-level accuracy/Kendall (SEEDA-S and SEEDA-E judgments), and, with ``window``, the
-    window analysis of the base set against each human score."""
+    window analysis of the base set against each human score. ``scores`` of the result holds
+    the system scores correlated, per set; ``pairwise`` the sentence-level agreement of the
+    first set per pair of human ranks (``"1-3"``: rank 1 against rank 3)."""
     pos = positions(seeda)
     out: dict[str, Any] = {}
     for m in scores:
-        res: dict[str, Any] = {"signature": m.signature, "system": {}, "sentence": {},
-                               "window": {}}
+        by_set = {s: system_scores(m, s, aggregation) for s in dict.fromkeys([*sets, "base"])}
+        res: dict[str, Any] = {"signature": m.signature, "aggregation": aggregation,
+                               "system": {}, "sentence": {}, "window": {}, "pairwise": {},
+                               "scores": {s: by_set[s] for s in sets}}
         for rating, g in HUMAN:
             human = seeda.human[(rating, g)]
-            res["system"][f"{rating}_{g}"] = {s: system_correlations(m.system, human, s)
+            res["system"][f"{rating}_{g}"] = {s: system_correlations(by_set[s], human, s)
                                               for s in sets}
             if window:
-                res["window"][f"{rating}_{g}"] = window_analysis(m.system, human, window)
+                res["window"][f"{rating}_{g}"] = window_analysis(by_set["base"], human, window)
         for g in GRANULARITIES:
             res["sentence"][g] = {s: sentence_agreement(seeda.judgments[g], m.sentences, pos, s,
                                                         ties=ties) for s in sets}
+            cells = pairwise_analysis(seeda.judgments[g], m.sentences, pos,
+                                      sets[0] if sets else "base", ties=ties)
+            res["pairwise"][g] = {f"{a}-{b}": c for (a, b), c in cells.items()}
         out[m.name] = res
     return out

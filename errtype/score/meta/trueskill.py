@@ -9,6 +9,10 @@ more as the beliefs narrow), so the score of a system is its mean skill ``mu`` a
 one pass in file order). The published TrueSkill columns come from other random orders, so they
 are reproduced up to that randomness: on GJG15's judgments, 50 runs give Pearson 0.994 and
 Spearman 0.956 with its published column (``tests/test_meta.py``).
+
+The same rater ranks systems from a metric's sentence scores (:mod:`.aggregation`: the
+comparisons of every pair of systems on every sentence, one pass in that order, as
+gec-metrics' ``rank_systems(aggregation="trueskill")``; :data:`GEC_METRICS`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,10 @@ from statistics import NormalDist
 
 from .correlation import Ranking
 
-__all__ = ["TrueSkill", "trueskill"]
+__all__ = ["GEC_METRICS", "Game", "TrueSkill", "trueskill"]
+
+#: one comparison: (winner, loser, draw); for a draw the order of the two is immaterial
+Game = tuple[str, str, bool]
 
 _N = NormalDist()
 
@@ -79,12 +86,16 @@ class TrueSkill:
              ) -> dict[str, float]:
         """Mean skill of every system (or of ``systems``), best first."""
         keep = set(systems) if systems is not None else None
-        games = []  # (winner, loser, draw)
+        games: list[Game] = []
         for r in rankings:
             items = [(s, k) for s, k in r.ranks.items() if keep is None or s in keep]
             for (a, ra), (b, rb) in combinations(items, 2):
                 games.append((b, a, True) if ra == rb else (a, b, False) if ra < rb
                              else (b, a, False))
+        return self.rate_games(games)
+
+    def rate_games(self, games: Sequence[Game]) -> dict[str, float]:
+        """Mean skill of every system playing in ``games``, best first (see :meth:`rate`)."""
         total: dict[str, float] = {s: 0.0 for g in games for s in g[:2]}
         for run in range(max(self.runs, 1)):
             order = list(games)
@@ -95,7 +106,7 @@ class TrueSkill:
         n = max(self.runs, 1)
         return dict(sorted(((s, v / n) for s, v in total.items()), key=lambda kv: -kv[1]))
 
-    def _pass(self, games: Sequence[tuple[str, str, bool]]) -> dict[str, float]:
+    def _pass(self, games: Sequence[Game]) -> dict[str, float]:
         margin = math.sqrt(2) * self.beta * _N.inv_cdf((self.draw_probability + 1) / 2)
         mu: dict[str, float] = {}
         var: dict[str, float] = {}
@@ -111,6 +122,12 @@ class TrueSkill:
             var[a] *= max(1 - var[a] / c ** 2 * w, 1e-12)
             var[b] *= max(1 - var[b] / c ** 2 * w, 1e-12)
         return mu
+
+
+#: the settings of gec-metrics' aggregation (``MetricBase.run_trueskill``, from Goto et al.
+#: 2025): no dynamics, one pass over the comparisons in the order given
+GEC_METRICS = TrueSkill(mu=0.0, sigma=0.5, beta=0.25, tau=0.0, draw_probability=0.25, runs=1,
+                        shuffle=False)
 
 
 def trueskill(rankings: Sequence[Ranking], **settings: float) -> dict[str, float]:
