@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from .align import Alignment, align
@@ -11,28 +10,9 @@ from .edit import Edit, minimise
 from .errors import ErrtypeError
 from .lang import Language, Parser, get_language
 from .merge import MAX_RULE_RUN, STRATEGIES, merge
+from .records import Annotation, Item
+from .stream import StreamOptions, annotate_batches
 from .tokens import Sentence
-
-#: an input item: (original, correction) or (original, [correction, ...]); each a string or an
-#: already parsed Sentence (e.g. read from CoNLL-U)
-Text = str | Sentence
-Item = tuple[Text, Text | Sequence[Text]]
-
-
-@dataclass
-class Annotation:
-    """One original sentence with its corrections and the typed edits of each correction.
-
-    ``error`` is set (and ``edits`` are empty) for an item that was skipped: too long for
-    ``max_tokens``, or failed with ``on_error="skip"``; it holds the reason.
-    """
-
-    orig: Sentence
-    cors: list[Sentence] = field(default_factory=list)
-    edits: list[list[Edit]] = field(default_factory=list)
-    #: per correction: True when it is token-identical to the original (an M2 noop)
-    noop: list[bool] = field(default_factory=list)
-    error: str | None = None
 
 
 class Annotator:
@@ -135,8 +115,6 @@ class Annotator:
         annotated (in the worker) and its result is yielded instead: e.g. M2 formatting, so
         only strings cross process boundaries.
         """
-        from .stream import StreamOptions, annotate_batches
-
         _check_merging(merging, merge_run_limit)
         if on_error not in ("fail", "skip"):
             raise ValueError(f"on_error must be 'fail' or 'skip', not {on_error!r}")

@@ -17,11 +17,12 @@ from itertools import islice
 from typing import Any
 
 from . import m2
-from .annotator import Annotation, Annotator, Item
+from .annotator import Annotator
 from .edit import NOOP, Edit
 from .errors import AnnotationError, InputError
 from .m2 import SEP, M2Block, M2Edit, read_m2
 from .merge import MAX_RULE_RUN
+from .records import Annotation, Item
 from .textio import _open_binary, atomic_output, count_lines, read_parallel
 from .tokens import Sentence
 

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 from .errors import AnnotationError
 from .merge import MAX_RULE_RUN
 from .parse.blas import BlasThreads
+from .records import Annotation, Item, Text
 from .tokens import Sentence
 
 if TYPE_CHECKING:
-    from .annotator import Annotation, Annotator, Item, Text
+    from .annotator import Annotator
 
-Batch = list[tuple["Text", list["Text"]]]
+Batch = list[tuple[Text, list[Text]]]
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ def batches(items: Iterable[Item], size: int) -> Iterator[Batch]:
         yield batch
 
 
-Transform = Callable[["Annotation", tuple["Text", list["Text"]]], Any]
+Transform = Callable[[Annotation, tuple[Text, list[Text]]], Any]
 
 #: the most items a forked worker gets at a time: small enough that the workers finish a run
 #: together (a 256-item task left one of two workers idle for up to a quarter of a
@@ -118,8 +119,6 @@ def _length(x: Text) -> int:
 
 def skipped(orig: Text, cors: Sequence[Text], reason: str) -> Annotation:
     """The result of an item that was not annotated: bare tokens, no edits, the reason."""
-    from .annotator import Annotation
-
     return Annotation(_words(orig), [_words(c) for c in cors], [[] for _ in cors],
                       [False] * len(cors), reason)
 
@@ -149,8 +148,6 @@ def _parse_unique(annotator: Annotator, texts: list[str], tokenize: bool
 def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
                    start: int = 0) -> list[Annotation]:
     """Annotations of one batch of normalised items (``start``: index of the first item)."""
-    from .annotator import Annotation
-
     tokenize = options.tokenize
     segment = None if options.parse_noops else getattr(annotator.parser, "segment", None)
     results: list[Annotation | None] = []
