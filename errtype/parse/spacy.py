@@ -9,6 +9,7 @@ from typing import Any, Literal
 from ..errors import ResourceError
 from ..tokens import Sentence, Token, tokens_from_columns
 from .blas import BlasThreads, default_threads
+from .spacy_import import import_spacy
 
 Step = Callable[[list[Any]], list[Any]]
 
@@ -20,9 +21,8 @@ def load_pipeline(names: str | Sequence[str], exclude: Sequence[str] = ("ner",),
     Components named in ``exclude`` are not loaded at all (names a pipeline lacks are ignored).
     ``numpy_blas``: run the models' matrix products through numpy (see :func:`use_numpy_blas`).
     """
-    import spacy
-
     candidates = [names] if isinstance(names, str) else list(names)
+    spacy = import_spacy(candidates)
     errors = []
     for name in candidates:
         try:
