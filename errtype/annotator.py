@@ -27,6 +27,7 @@ class Annotator:
             language = language.with_options(**options)
         self.language = language
         self.parser = parser if parser is not None else self.language.make_parser(**backend_options)
+        self._warm = False
 
     @property
     def lang(self) -> str:
@@ -81,13 +82,17 @@ class Annotator:
         return e
 
     def warm_up(self) -> None:
-        """Load what annotation loads lazily (word lists, lexicons), e.g. before forking."""
+        """Load what annotation loads lazily (word lists, lexicons), e.g. before forking (once:
+        later calls return at once)."""
+        if getattr(self, "_warm", False):
+            return
         texts = ("He go to scool .", "He goes to the school !")
         try:
             orig, cor = (self.parse(t) for t in texts)
         except ErrtypeError:  # a parser for pre-parsed input only: bare words still classify
             orig, cor = (Sentence.from_words(t.split()) for t in texts)
         self.annotate(orig, cor)
+        self._warm = True
 
     def annotate_stream(self, items: Iterable[Item], lev: bool = False, merging: str = "rules",
                         tokenize: bool = False, batch_size: int = 512, *, jobs: int = 1,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import m2
 from .annotator import Annotator
@@ -25,6 +25,9 @@ from .merge import MAX_RULE_RUN
 from .records import Annotation, Item
 from .textio import _open_binary, atomic_output, count_lines, read_parallel
 from .tokens import Sentence
+
+if TYPE_CHECKING:
+    from .ranges import Joined
 
 PathLike = str | os.PathLike[str]
 
@@ -114,6 +117,16 @@ class _Sink:
         if self._resumable is not None:
             self._resumable.item_done(r.blocks, r.state())
 
+    def put_joined(self, joined: Joined) -> None:
+        """The blocks of consecutive items, formatted and counted elsewhere (a worker)."""
+        r = self.report
+        r.blocks += joined.blocks
+        r.noops += joined.noops
+        r.skipped.extend(joined.skipped)
+        self._write(joined.text)
+        if self._resumable is not None:
+            self._resumable.items_done(r.blocks, r.state())
+
 
 @contextlib.contextmanager
 def m2_sink(out: PathLike, report: Report, resume: dict[str, Any] | None = None,
@@ -198,7 +211,9 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
     annotator whose correction is token-identical to the original gets a noop line, and so does
     one whose correction yields no edit. ``errant_noop=True`` restores ERRANT's rule instead (noop
     only for a raw-text match; no line at all for a whitespace-only difference). Annotation runs
-    through :meth:`Annotator.annotate_stream` (``jobs`` worker processes, ordered, bounded).
+    through :meth:`Annotator.annotate_stream`; with ``jobs > 1`` forked workers read, annotate
+    and format line ranges of the files themselves (:mod:`errtype.ranges`) and this process
+    only joins their text in order.
 
     An edit whose correction M2 cannot express (it contains ``|||`` or ``||``, or is
     ``-NONE-``: :func:`errtype.m2.unwritable`) raises :class:`InputError` naming the correction
@@ -214,6 +229,12 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
     identity = job_identity(annotator, paths, mode="parallel", errant_noop=errant_noop,
                             encoding_errors=encoding_errors, **options) if resume else None
     with m2_sink(out, report, identity, batch_size) as sink:
+        if jobs > 1 and all(os.path.isfile(p) for p in paths):  # workers read their own lines
+            from .ranges import parallel_to_m2_ranges
+
+            parallel_to_m2_ranges(annotator, paths, sink, jobs, errant_noop=errant_noop,
+                                  encoding_errors=encoding_errors, progress=progress, **options)
+            return report
         items = parallel_items(paths, encoding_errors, progress, skip=sink.done)
         write_m2_stream(annotator, items, sink, lambda k: sink.done + k + 1,
                         errant_noop=errant_noop, cor_paths=cors, jobs=jobs, **options)
