@@ -53,14 +53,15 @@ def cpu_model() -> str:
 
 def blas_kernels() -> str:
     """numpy's BLAS library and the kernel it chose, and blis's version."""
-    import blis
+    from importlib.metadata import version
+
     from threadpoolctl import threadpool_info
 
     libs = [f"{i['internal_api']} {i.get('version')} kernel {i.get('architecture')}"
             for i in threadpool_info() if i["user_api"] == "blas"]
     core = os.environ.get("OPENBLAS_CORETYPE")
     return (f"numpy BLAS: {'; '.join(libs) or 'none found'}"
-            f"{f' (OPENBLAS_CORETYPE={core})' if core else ''}; blis {blis.__version__}")
+            f"{f' (OPENBLAS_CORETYPE={core})' if core else ''}; blis {version('blis')}")
 
 
 def cpu() -> tuple[float, float]:

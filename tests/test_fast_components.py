@@ -61,6 +61,31 @@ def test_written_sentences_identical_single_and_batched() -> None:
     assert list(unaccelerated.parse_many(WRITTEN)) == want
 
 
+def test_fast_tok2vec_and_parser_run_for_batches_spacys_for_one_or_two(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One or two Docs (a client parsing sentence by sentence) go through spaCy's own tok2vec
+    and parser, cheaper there; FAST_BATCH Docs or more through the fast paths."""
+    from errtype.parse import fast_tok2vec
+    from errtype.parse.spacy import FAST_BATCH
+
+    p = SpacyParser(parser().nlp)
+    calls: list[str] = []
+    for module, name in ((fast_tok2vec, "process_docs"), (fast_parser, "parse_docs")):
+        real = getattr(module, name)
+
+        def counting(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            calls.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counting)
+    want = reference(p.nlp, WRITTEN)
+    assert [p.parse(t) for t in WRITTEN] == want
+    assert list(p.parse_many(WRITTEN[:FAST_BATCH - 1])) == want[:FAST_BATCH - 1]
+    assert calls == []
+    assert list(p.parse_many(WRITTEN[:FAST_BATCH])) == want[:FAST_BATCH]
+    assert calls == ["process_docs", "parse_docs"]
+
+
 def real_texts() -> list[str]:
     texts: list[str] = []
     for system in ("INPUT", "AMU"):

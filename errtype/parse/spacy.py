@@ -65,6 +65,11 @@ def use_numpy_blas(nlp: Any) -> int:
     return switched
 
 
+#: the fewest Docs the fast tok2vec and parser take: for one or two (a client parsing sentence by
+#: sentence) spaCy's own components cost less (the fast paths' set-up and Python-driven loop
+#: pay off from three or four Docs on; both give the same annotations)
+FAST_BATCH = 3
+
 #: strings of the hashes seen by :func:`doc_to_sentence` (hash -> str is the same in every
 #: StringStore); bounded
 _STRINGS: dict[int, str] = {}
@@ -114,7 +119,8 @@ class SpacyParser:
     order as ``nlp.pipe`` runs them; with ``accelerate`` (default) a greedy dependency parser
     runs through :mod:`errtype.parse.fast_parser` and a rule/lookup lemmatizer through
     :mod:`errtype.parse.fast_lemmatizer` (both spaCy's annotations exactly), and a CNN tok2vec
-    embeds each distinct token of a batch once (:mod:`errtype.parse.fast_tok2vec`).
+    embeds each distinct token of a batch once (:mod:`errtype.parse.fast_tok2vec`); the fast
+    tok2vec and parser run for :data:`FAST_BATCH` Docs or more, spaCy's own for fewer.
     """
 
     def __init__(self, nlp: Any, batch_size: int = 256,
@@ -154,9 +160,13 @@ class SpacyParser:
         step: Step
         if self.accelerate and fast_tok2vec.accelerable(proc):
             def step(docs: list[Any]) -> list[Any]:
+                if len(docs) < FAST_BATCH:
+                    return list(proc.pipe(docs, batch_size=size))
                 return list(fast_tok2vec.process_docs(proc, docs, size))
         elif self.accelerate and fast_parser.accelerable(proc):
             def step(docs: list[Any]) -> list[Any]:
+                if len(docs) < FAST_BATCH:
+                    return list(proc.pipe(docs, batch_size=size))
                 return list(fast_parser.parse_docs(proc, docs, size))
         elif self.accelerate and fast_lemmatizer.accelerable(proc):
             lemmatize = fast_lemmatizer.FastLemmatizer(proc)
