@@ -60,7 +60,10 @@ class Annotator:
         """Align, merge and classify: the typed edits turning ``orig`` into ``cor``
         (``merge_run_limit``: see :data:`errtype.merge.MAX_RULE_RUN`; 0 = unbounded)."""
         _check_merging(merging, merge_run_limit)
-        o, c = self._sent(orig), self._sent(cor)
+        if isinstance(orig, str) and isinstance(cor, str):  # one parse batch for both
+            o, c = self.parser.parse_many([orig, cor])
+        else:
+            o, c = self._sent(orig), self._sent(cor)
         alignment = align(o, c, self.language, lev)
         return [self.classify(e, o, c) for e in self.merge(alignment, merging, merge_run_limit)]
 
