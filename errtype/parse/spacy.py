@@ -65,9 +65,11 @@ def use_numpy_blas(nlp: Any) -> int:
     return switched
 
 
-#: the fewest Docs the fast tok2vec and parser take: for one or two (a client parsing sentence by
-#: sentence) spaCy's own components cost less (the fast paths' set-up and Python-driven loop
-#: pay off from three or four Docs on; both give the same annotations)
+#: the fewest Docs for which the tok2vec shares repeated tokens and windows and the fast parser
+#: runs: for one or two (a client parsing sentence by sentence) little repeats, and spaCy's
+#: own parser loop costs less (the sharing and the Python-driven loop pay off from three or four
+#: Docs on); fewer Docs get every row computed without thinc's layer-by-layer calls, and
+#: spaCy's parser. All give the same annotations.
 FAST_BATCH = 3
 
 #: strings of the hashes seen by :func:`doc_to_sentence` (hash -> str is the same in every
@@ -119,8 +121,8 @@ class SpacyParser:
     order as ``nlp.pipe`` runs them; with ``accelerate`` (default) a greedy dependency parser
     runs through :mod:`errtype.parse.fast_parser` and a rule/lookup lemmatizer through
     :mod:`errtype.parse.fast_lemmatizer` (both spaCy's annotations exactly), and a CNN tok2vec
-    embeds each distinct token of a batch once (:mod:`errtype.parse.fast_tok2vec`); the fast
-    tok2vec and parser run for :data:`FAST_BATCH` Docs or more, spaCy's own for fewer.
+    embeds each distinct token of a batch once (:mod:`errtype.parse.fast_tok2vec`); the
+    sharing tok2vec and the fast parser run for :data:`FAST_BATCH` Docs or more.
     """
 
     def __init__(self, nlp: Any, batch_size: int = 256,
@@ -160,9 +162,8 @@ class SpacyParser:
         step: Step
         if self.accelerate and fast_tok2vec.accelerable(proc):
             def step(docs: list[Any]) -> list[Any]:
-                if len(docs) < FAST_BATCH:
-                    return list(proc.pipe(docs, batch_size=size))
-                return list(fast_tok2vec.process_docs(proc, docs, size))
+                share = len(docs) >= FAST_BATCH
+                return list(fast_tok2vec.process_docs(proc, docs, size, share))
         elif self.accelerate and fast_parser.accelerable(proc):
             def step(docs: list[Any]) -> list[Any]:
                 if len(docs) < FAST_BATCH:
