@@ -31,8 +31,9 @@ PathLike = str | os.PathLike[str]
 __all__ = ["Joined", "LineRange", "annotate_range", "cut", "join", "line_ranges",
            "parallel_to_m2_ranges", "range_lines", "range_sizes"]
 
-#: the smallest range :func:`range_sizes` cuts (fewer lines make too small a parse batch)
-MIN_RANGE = 32
+#: the smallest range :func:`range_sizes` cuts (fewer lines make too small a parse batch: a
+#: 32-line floor cost more worker CPU on bench_m2 than 64)
+MIN_RANGE = 64
 
 
 @dataclass(frozen=True)
@@ -60,13 +61,14 @@ class Joined:
 # --- cutting (the parent) -----------------------------------------------------------------------
 
 def range_sizes(lines: int, jobs: int, largest: int, smallest: int = MIN_RANGE) -> list[int]:
-    """Sizes of consecutive ranges covering ``lines`` lines for ``jobs`` workers: each a
-    quarter of a worker's share of what is left, between ``smallest`` and ``largest`` lines, so
-    that the ranges shrink towards the end and the workers finish together."""
+    """Sizes of consecutive ranges covering ``lines`` lines for ``jobs`` workers: each half a
+    worker's share of what is left, between ``smallest`` and ``largest`` lines, so that the
+    ranges shrink towards the end and the workers finish together, while each range still
+    fills a parse batch of many sentences (shared tokens and windows)."""
     sizes = []
     left = lines
     while left > 0:
-        size = min(left, max(smallest, min(largest, math.ceil(left / (4 * jobs)))))
+        size = min(left, max(smallest, min(largest, math.ceil(left / (2 * jobs)))))
         sizes.append(size)
         left -= size
     return sizes

@@ -58,10 +58,10 @@ def test_ranges_on_a_real_corpus() -> None:
 
 def test_range_sizes_cover_the_lines_and_shrink_towards_the_end() -> None:
     for lines, jobs in [(0, 2), (1, 2), (754, 2), (10_000, 16), (100_000, 4)]:
-        sizes = range_sizes(lines, jobs, largest=256, smallest=32)
+        sizes = range_sizes(lines, jobs, largest=256, smallest=64)
         assert sum(sizes) == lines
-        assert all(32 <= s <= 256 for s in sizes[:-1])
-        assert sizes == sorted(sizes, reverse=True) or sizes[-1] < 32
+        assert all(64 <= s <= 256 for s in sizes[:-1])
+        assert sizes == sorted(sizes, reverse=True) or sizes[-1] < 64
 
 
 def test_an_encoding_error_names_the_file_and_line_in_a_range(tmp_path: Path) -> None:
