@@ -13,7 +13,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-from .annotator import Annotation, Annotator
+from .annotator import Annotator
 from .edit import Edit
 from .errors import (
     EncodingError,
@@ -26,6 +26,7 @@ from .errors import (
     UnknownLanguageError,
 )
 from .m2 import M2Block, M2Edit, read_m2, write_m2
+from .records import Annotation
 from .tokens import Sentence, Token
 
 __all__ = [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from .align import Alignment, align
@@ -11,32 +10,9 @@ from .edit import Edit, minimise
 from .errors import ErrtypeError
 from .lang import Language, Parser, get_language
 from .merge import MAX_RULE_RUN, STRATEGIES, merge
+from .records import Annotation, Item
+from .stream import StreamOptions, annotate_batches
 from .tokens import Sentence
-
-#: an input item: (original, correction) or (original, [correction, ...]); each a string or an
-#: already parsed Sentence (e.g. read from CoNLL-U)
-Text = str | Sentence
-Item = tuple[Text, Text | Sequence[Text]]
-
-
-@dataclass
-class Annotation:
-    """One original sentence with its corrections and the typed edits of each correction.
-
-    ``error`` is set (and ``edits`` are empty) for an item that was skipped: too long for
-    ``max_tokens``, or failed with ``on_error="skip"``; it holds the reason.
-    """
-
-    orig: Sentence
-    cors: list[Sentence] = field(default_factory=list)
-    edits: list[list[Edit]] = field(default_factory=list)
-    #: per correction: True when it is token-identical to the original (an M2 noop)
-    noop: list[bool] = field(default_factory=list)
-    error: str | None = None
-    #: per correction, when the language lists them (``equal_cost_alternatives``): every
-    #: distinct equal-cost edit sequence, ``edits[k]`` first; else empty
-    alternatives: list[list[list[Edit]]] = field(default_factory=list)
-
 
 #: options of the language (not of its parser) that Annotator and load() accept
 LANGUAGE_OPTIONS = ("feats", "granularity", "scheme", "simplified")
@@ -54,6 +30,7 @@ class Annotator:
             language = language.with_options(**options)
         self.language = language
         self.parser = parser if parser is not None else self.language.make_parser(**backend_options)
+        self._warm = False
 
     @property
     def lang(self) -> str:
@@ -65,6 +42,17 @@ class Annotator:
 
     def _sent(self, x: str | Sentence, tokenize: bool = False) -> Sentence:
         return x if isinstance(x, Sentence) else self.parse(x, tokenize)
+
+    def _pair(self, orig: str | Sentence, cor: str | Sentence) -> tuple[Sentence, Sentence]:
+        """Both sides parsed; two strings in one parse batch (text written without spaces is
+        segmented; the language may normalise a correction string first)."""
+        raw = not self.language.spaced
+        if isinstance(cor, str):
+            cor = self.language.correction_text(cor)
+        if isinstance(orig, str) and isinstance(cor, str):
+            o, c = self.parser.parse_many([orig, cor], raw)
+            return o, c
+        return self._sent(orig, raw), self._sent(cor, raw)
 
     def align(self, orig: str | Sentence, cor: str | Sentence, lev: bool = False) -> Alignment:
         return align(self._sent(orig), self._sent(cor), self.language, lev)
@@ -87,9 +75,7 @@ class Annotator:
         whitespace-tokenised, or segmented by the parser in a language written without spaces;
         ``merge_run_limit``: see :data:`errtype.merge.MAX_RULE_RUN`; 0 = unbounded)."""
         _check_merging(merging, merge_run_limit)
-        raw = not self.language.spaced     # text written without spaces is segmented
-        o = self._sent(orig, raw)
-        c = self._sent(self.language.correction_text(cor) if isinstance(cor, str) else cor, raw)
+        o, c = self._pair(orig, cor)
         alignment = align(o, c, self.language, lev)
         return [self.classify(e, o, c) for e in self.merge(alignment, merging, merge_run_limit)]
 
@@ -100,9 +86,7 @@ class Annotator:
         (:meth:`errtype.lang.base.Language.alignments`: equal-cost ones for Chinese), the first
         being :meth:`annotate`'s; sequences with the same spans are listed once."""
         _check_merging(merging, merge_run_limit)
-        raw = not self.language.spaced
-        o = self._sent(orig, raw)
-        c = self._sent(self.language.correction_text(cor) if isinstance(cor, str) else cor, raw)
+        o, c = self._pair(orig, cor)
         alignment = align(o, c, self.language, lev)
         seqs = [alignment.align_seq] if lev else self.language.alignments(alignment)
         seen: list[list] = []
@@ -133,13 +117,17 @@ class Annotator:
         return e
 
     def warm_up(self) -> None:
-        """Load what annotation loads lazily (word lists, lexicons), e.g. before forking."""
+        """Load what annotation loads lazily (word lists, lexicons), e.g. before forking (once:
+        later calls return at once)."""
+        if getattr(self, "_warm", False):
+            return
         texts = ("He go to scool .", "He goes to the school !")
         try:
             orig, cor = (self.parse(t) for t in texts)
         except ErrtypeError:  # a parser for pre-parsed input only: bare words still classify
             orig, cor = (Sentence.from_words(t.split()) for t in texts)
         self.annotate(orig, cor)
+        self._warm = True
 
     def annotate_stream(self, items: Iterable[Item], lev: bool = False, merging: str = "rules",
                         tokenize: bool = False, batch_size: int = 512, *, jobs: int = 1,
@@ -167,8 +155,6 @@ class Annotator:
         annotated (in the worker) and its result is yielded instead: e.g. M2 formatting, so
         only strings cross process boundaries.
         """
-        from .stream import StreamOptions, annotate_batches
-
         _check_merging(merging, merge_run_limit)
         if on_error not in ("fail", "skip"):
             raise ValueError(f"on_error must be 'fail' or 'skip', not {on_error!r}")

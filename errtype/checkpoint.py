@@ -123,6 +123,11 @@ class Resumable:
         if items % self.step == 0 and time.monotonic() - self._last >= _MIN_INTERVAL:
             self.commit(state, items)
 
+    def items_done(self, items: int, state: dict[str, Any]) -> None:
+        """``items`` items are now written, at any item boundary: checkpoint (throttled)."""
+        if time.monotonic() - self._last >= _MIN_INTERVAL:
+            self.commit(state, items)
+
     def commit(self, state: dict[str, Any], items: int = 0) -> None:
         """Make the file durable and record that its first ``items`` items are complete."""
         from .textio import atomic_output

@@ -30,14 +30,14 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from functools import partial
-from itertools import chain
 from typing import Any
 
 from .annotator import Annotator
-from .convert import Formatted, Report, checked, format_annotation, m2_sink, parallel_items
-from .errors import AnnotationError, EncodingError, InputError, ResourceError, WorkerError
+from .convert import Formatted, Report, format_annotation, m2_sink
+from .errors import InputError, ResourceError, WorkerError
+from .ranges import Joined, LineRange, annotate_range, line_ranges
 from .stream import StreamOptions
-from .textio import atomic_output, check_line_counts, decode_lines
+from .textio import atomic_output
 
 PathLike = str | os.PathLike[str]
 
@@ -110,54 +110,14 @@ def _blocks(items: Iterable[Any], settings: Settings) -> list[str]:
     return [f.block for f in _formatted(items, settings)]
 
 
-@dataclass(frozen=True)
-class _Range:
-    """Lines ``first .. first + count - 1`` of parallel files: byte range per file."""
-
-    paths: tuple[str, ...]
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
-    first: int  # 1-based number of the first line
-    count: int
-
-
-def _range_lines(r: _Range, encoding_errors: str) -> Iterator[tuple[int, list[str]]]:
-    columns = []
-    for path, start, end in zip(r.paths, r.starts, r.ends, strict=True):
-        with open(path, "rb") as fh:
-            fh.seek(start)
-            data = fh.read(end - start)
-        raw = data.split(b"\n")
-        chunks = [x + b"\n" for x in raw[:-1]] + ([raw[-1]] if raw[-1] else [])
-        # decode_lines drops a BOM on its line 1 only: a range not at the file start gets a
-        # dummy first line, so its lines are decoded exactly as the whole-file reader does
-        pad = 0 if start == 0 else 1
-        lines = decode_lines(chain([b"\n"] * pad, chunks), path, errors=encoding_errors)
-        try:
-            columns.append([ln.text for ln in lines][pad:])
-        except EncodingError as exc:
-            raise EncodingError(exc.reason, path=path, line=(exc.line or 0) - pad + r.first - 1,
-                                offset=(exc.offset or 0) - pad + start) from None
-    for k, texts in enumerate(zip(*columns, strict=True)):
-        yield r.first + k, list(texts)
-
-
-def _range_partition(ranges: Sequence[_Range], settings: Settings, encoding_errors: str
-                     ) -> list[tuple[int, Formatted]]:
-    """Annotate the line ranges of one partition: ``(line number, Formatted)`` per line."""
-    out: list[tuple[int, Formatted]] = []
-    on_error = settings.stream.on_error
-    for r in ranges:
-        items = parallel_items(list(r.paths), lines=_range_lines(r, encoding_errors))
-        try:
-            done = _formatted(items, settings)
-        except AnnotationError as exc:
-            line = None if exc.index is None else r.first + exc.index
-            raise InputError(f"annotation failed: {exc.reason} (use --on-error skip to write "
-                             "a noop block and continue)", line=line) from None
-        out.extend((r.first + k, checked(f, r.first + k, r.paths[1:], on_error))
-                   for k, f in enumerate(done))
-    return out
+def _range_partition(ranges: Sequence[LineRange], settings: Settings, encoding_errors: str
+                     ) -> list[Joined]:
+    """Read, annotate and format the line ranges of one partition: their M2 text."""
+    with _LOCK:
+        annotator = worker_annotator(settings.lang, settings.backend)
+        return [annotate_range(annotator, r, errant_noop=settings.errant_noop,
+                               encoding_errors=encoding_errors, batch_size=settings.batch_size,
+                               **asdict(settings.stream)) for r in ranges]
 
 
 # --- on the client ------------------------------------------------------------------------------
@@ -318,7 +278,7 @@ def connect(address: str) -> tuple[Any, Any]:
     return Client(address), None
 
 
-def _lost(exc: Any, ranges: Sequence[_Range]) -> WorkerError:
+def _lost(exc: Any, ranges: Sequence[LineRange]) -> WorkerError:
     """Dask's KilledWorker (a partition's worker died on every attempt) as a WorkerError."""
     key = getattr(exc, "task", None)
     what = "a partition"
@@ -334,33 +294,6 @@ def _close(client: Any, cluster: Any) -> None:
     client.close()
     if cluster is not None:
         cluster.close()
-
-
-def line_ranges(paths: Sequence[PathLike], size: int, skip: int = 0) -> list[_Range]:
-    """Parallel files, after their first ``skip`` lines, cut into ranges of ``size`` lines (byte
-    offsets per file)."""
-    n = check_line_counts(paths)
-    cuts = [_offsets(p, size, skip) for p in paths]
-    ranges = []
-    for i, first in enumerate(range(skip, n, size)):
-        ranges.append(_Range(tuple(map(str, paths)), tuple(c[i] for c in cuts),
-                             tuple(c[i + 1] for c in cuts), first + 1, min(size, n - first)))
-    return ranges
-
-
-def _offsets(path: PathLike, size: int, skip: int = 0) -> list[int]:
-    """Byte offsets of lines skip, skip + size, skip + 2*size, ... and the end of the file."""
-    offsets = [0] if skip == 0 else []
-    lines = pos = 0
-    with open(path, "rb") as fh:
-        for raw in fh:
-            pos += len(raw)
-            lines += 1
-            if lines >= skip and (lines - skip) % size == 0:
-                offsets.append(pos)
-    if not offsets or offsets[-1] != pos:
-        offsets.append(pos)
-    return offsets
 
 
 def parallel_to_m2_dask(client_address: str, orig: PathLike, cors: Sequence[PathLike],
@@ -402,10 +335,10 @@ def parallel_to_m2_dask(client_address: str, orig: PathLike, cors: Sequence[Path
                 _range_partition, settings, encoding_errors)
             try:
                 for part in ordered_partitions(bag):
-                    for line, result in part:
-                        sink.put(line, result)
-                    if progress:
-                        progress(len(part))
+                    for joined in part:
+                        sink.put_joined(joined)
+                        if progress:
+                            progress(joined.blocks)
             except Exception as exc:
                 if type(exc).__name__ != "KilledWorker":
                     raise

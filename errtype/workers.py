@@ -124,8 +124,10 @@ def ordered_map(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: 
     """``fn(*task)`` of each task, computed by ``jobs`` forked workers, yielded in task order.
 
     At most ``window`` (default ``2 * jobs``) tasks are read ahead of the one yielded next, so
-    memory stays bounded. An exception raised by ``fn`` is re-raised here; a worker that dies
-    raises :class:`~errtype.errors.WorkerError` (``describe(task)`` names its task).
+    memory stays bounded. An exception raised by ``fn`` is re-raised here in its task's turn,
+    after the results of the tasks before it (so the first failing task in input order is the
+    one reported, as in one process); a worker that dies raises
+    :class:`~errtype.errors.WorkerError` at once (``describe(task)`` names its task).
     """
     import multiprocessing
     from multiprocessing.connection import wait
@@ -164,8 +166,10 @@ def ordered_map(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: 
                     w.task = seq
             if yielded in results:
                 held.pop(yielded)
-                result = results.pop(yielded)
+                error, result = results.pop(yielded)
                 yielded += 1
+                if error is not None:
+                    raise error
                 yield result
                 continue
             if exhausted and not held:
@@ -180,9 +184,7 @@ def ordered_map(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: 
                     except (EOFError, OSError):
                         raise w.death(describe(held[w.task])) from None  # type: ignore[index]
                     w.task = None
-                    if error is not None:
-                        raise error
-                    results[seq] = result
+                    results[seq] = (error, result)
                 elif w.process.sentinel in ready:
                     raise w.death(describe(held[w.task]))  # type: ignore[index]
     finally:

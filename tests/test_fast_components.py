@@ -61,6 +61,57 @@ def test_written_sentences_identical_single_and_batched() -> None:
     assert list(unaccelerated.parse_many(WRITTEN)) == want
 
 
+def test_fast_tok2vec_and_parser_run_for_batches_spacys_for_one_or_two(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One or two Docs (a client parsing sentence by sentence) get every tok2vec row computed
+    and spaCy's own parser, cheaper there; FAST_BATCH Docs or more the sharing tok2vec and the
+    fast parser. The annotations are spaCy's either way."""
+    from errtype.parse import fast_tok2vec
+    from errtype.parse.spacy import FAST_BATCH
+
+    p = SpacyParser(parser().nlp)
+    calls: list[tuple[str, bool]] = []
+    real_process, real_parse = fast_tok2vec.process_docs, fast_parser.parse_docs
+
+    def process(component: Any, docs: Any, size: int, share: bool = True) -> Any:
+        calls.append(("tok2vec", share))
+        return real_process(component, docs, size, share)
+
+    def parse(*args: Any) -> Any:
+        calls.append(("parser", True))
+        return real_parse(*args)
+
+    monkeypatch.setattr(fast_tok2vec, "process_docs", process)
+    monkeypatch.setattr(fast_parser, "parse_docs", parse)
+    want = reference(p.nlp, WRITTEN)
+    assert [p.parse(t) for t in WRITTEN] == want
+    assert list(p.parse_many(WRITTEN[:FAST_BATCH - 1])) == want[:FAST_BATCH - 1]
+    assert set(calls) == {("tok2vec", False)}
+    calls.clear()
+    assert list(p.parse_many(WRITTEN[:FAST_BATCH])) == want[:FAST_BATCH]
+    assert calls == [("tok2vec", True), ("parser", True)]
+
+
+def test_tok2vec_without_sharing_is_spacys_exactly() -> None:
+    """Every row computed (one or two Docs) gives spaCy's Tok2Vec.predict bit for bit."""
+    import numpy
+    from spacy.tokens import Doc
+
+    from errtype.parse import fast_tok2vec
+
+    nlp = parser().nlp
+    tok2vec = nlp.get_pipe("tok2vec")
+    docs = [Doc(nlp.vocab, words=t.split()) for t in WRITTEN + real_texts()[:300]]
+    with parser().blas:
+        for k in (1, 2):
+            for i in range(0, len(docs), k):
+                batch = docs[i:i + k]
+                for want, got in zip(tok2vec.predict(batch),
+                                     fast_tok2vec.predict(tok2vec, batch, share=False),
+                                     strict=True):
+                    assert numpy.array_equal(want, got)
+
+
 def real_texts() -> list[str]:
     texts: list[str] = []
     for system in ("INPUT", "AMU"):

@@ -63,7 +63,7 @@ def test_a_lost_worker_is_named_at_once(tmp_path: Path, sig: signal.Signals) -> 
         assert proc.returncode == 2, err
         assert re.fullmatch(
             rf"errtype-m2: error: worker process {workers[0]} was killed by signal {int(sig)} "
-            rf"\({sig.name}\) while annotating items \d+-\d+\n", err), err
+            rf"\({sig.name}\) while annotating lines \d+-\d+\n", err), err
         assert took < 15
         _check_clean(tmp_path, out, workers)
     finally:

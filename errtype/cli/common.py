@@ -134,6 +134,15 @@ def _stop_signals() -> list[int]:
     return names
 
 
+def is_command_process() -> bool:
+    """Whether this process was started as an errtype command (a console script ``errtype*``
+    or ``python -m errtype.cli...``), not a program or test calling a command's ``main()``."""
+    script = os.path.basename(sys.argv[0] if sys.argv else "")
+    here = os.path.dirname(os.path.abspath(__file__))
+    return script.startswith("errtype") or (
+        bool(script) and os.path.dirname(os.path.abspath(sys.argv[0])) == here)
+
+
 def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | None = None,
         kept_note: Callable[[], str | None] | None = None, *,
         args: argparse.Namespace | None = None, stdout_to: str | None = None,
@@ -146,6 +155,10 @@ def run(prog: str, body: Callable[[], int], progress_note: Callable[[], str] | N
     as a tool that SIGPIPE stops. ``kept_note()`` says what partial output was kept (None:
     nothing was)."""
     _STOPPING.clear()
+    if is_command_process():
+        from ..parse import spacy_import
+
+        spacy_import.enable()
     previous = {s: signal.signal(s, _raise_interrupt) for s in _stop_signals()}
     try:
         if before is not None:

@@ -3,6 +3,7 @@ resumable), one block per input sentence."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
@@ -10,10 +11,11 @@ from itertools import islice
 from typing import Any
 
 from .. import m2
-from ..annotator import Annotation, Annotator, Item
+from ..annotator import Annotator
 from ..errors import AnnotationError, InputError
 from ..m2 import M2Edit
 from ..merge import MAX_RULE_RUN
+from ..records import Annotation, Item
 from ..textio import read_parallel
 from ..tokens import Sentence
 from .output import Formatted, PathLike, Report, _Sink, job_identity, m2_sink
@@ -94,7 +96,9 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
     annotator whose correction is token-identical to the original gets a noop line, and so does
     one whose correction yields no edit. ``errant_noop=True`` restores ERRANT's rule instead (noop
     only for a raw-text match; no line at all for a whitespace-only difference). Annotation runs
-    through :meth:`Annotator.annotate_stream` (``jobs`` worker processes, ordered, bounded).
+    through :meth:`Annotator.annotate_stream`; with ``jobs > 1`` forked workers read, annotate
+    and format line ranges of the files themselves (:mod:`errtype.ranges`) and this process
+    only joins their text in order.
 
     An edit whose correction M2 cannot express (it contains ``|||`` or ``||``, or is
     ``-NONE-``: :func:`errtype.m2.unwritable`) raises :class:`InputError` naming the correction
@@ -110,6 +114,12 @@ def parallel_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike
     identity = job_identity(annotator, paths, mode="parallel", errant_noop=errant_noop,
                             encoding_errors=encoding_errors, **options) if resume else None
     with m2_sink(out, report, identity, batch_size) as sink:
+        if jobs > 1 and all(os.path.isfile(p) for p in paths):  # workers read their own lines
+            from ..ranges import parallel_to_m2_ranges
+
+            parallel_to_m2_ranges(annotator, paths, sink, jobs, errant_noop=errant_noop,
+                                  encoding_errors=encoding_errors, progress=progress, **options)
+            return report
         items = parallel_items(paths, encoding_errors, progress, skip=sink.done)
         write_m2_stream(annotator, items, sink, lambda k: sink.done + k + 1,
                         errant_noop=errant_noop, cor_paths=cors, jobs=jobs, **options)

@@ -7,10 +7,13 @@ import contextlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..annotator import Annotator
 from ..textio import atomic_output
+
+if TYPE_CHECKING:
+    from ..ranges import Joined
 
 PathLike = str | os.PathLike[str]
 
@@ -77,6 +80,16 @@ class _Sink:
         self._write(result.block)
         if self._resumable is not None:
             self._resumable.item_done(r.blocks, r.state())
+
+    def put_joined(self, joined: Joined) -> None:
+        """The blocks of consecutive items, formatted and counted elsewhere (a worker)."""
+        r = self.report
+        r.blocks += joined.blocks
+        r.noops += joined.noops
+        r.skipped.extend(joined.skipped)
+        self._write(joined.text)
+        if self._resumable is not None:
+            self._resumable.items_done(r.blocks, r.state())
 
 
 @contextlib.contextmanager

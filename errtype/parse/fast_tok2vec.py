@@ -102,27 +102,97 @@ def accelerable(component: Any) -> bool:
     return type(component) is Tok2Vec and _parts(component) is not None
 
 
-def predict(component: Any, docs: list[Any]) -> list[Any]:
-    """``component.predict(docs)`` with each distinct token feature row embedded once."""
+#: per component: its (feature extractor, row-wise layers, encoder) and encoder blocks, found once
+_SHAPES: dict[int, tuple[Any, tuple[Any, list[Any], Any], Any]] = {}
+
+
+def _shape(component: Any) -> tuple[tuple[Any, list[Any], Any], Any]:
+    """:func:`_parts` and :func:`_blocks` of ``component`` (cached: walking the model costs
+    more than embedding one sentence)."""
+    cached = _SHAPES.get(id(component))
+    if cached is not None and cached[0] is component:
+        return cached[1], cached[2]
+    parts = _parts(component)
+    assert parts is not None, "predict() needs an accelerable component"
+    blocks = _blocks(parts[2])
+    if len(_SHAPES) > 64:
+        _SHAPES.clear()
+    _SHAPES[id(component)] = (component, parts, blocks)
+    return parts, blocks
+
+
+def predict(component: Any, docs: list[Any], share: bool = True) -> list[Any]:
+    """``component.predict(docs)`` with each distinct token feature row embedded once, and
+    each distinct window of the encoder computed once (``share=False``: every row computed,
+    as spaCy computes it, without thinc's layer-by-layer calls: cheaper for a Doc or two,
+    where little repeats)."""
     import numpy
 
     if not any(len(doc) for doc in docs):
         width = component.model.get_dim("nO")
         return [component.model.ops.alloc((0, width)) for _ in docs]
-    parts = _parts(component)
-    assert parts is not None, "predict() needs an accelerable component"
-    extract, inner, encode = parts
+    (extract, inner, encode), blocks = _shape(component)
     features = extract.predict(docs)
     lengths = [len(f) for f in features]
-    distinct, which = numpy.unique(numpy.concatenate(features), axis=0, return_inverse=True)
-    rows = distinct
+    if share:
+        rows, which = _distinct_rows(numpy.concatenate(features))
+    else:
+        rows, which = numpy.concatenate(features), None
     for layer in inner:
         rows = layer.predict(rows)
-    which = which.reshape(-1)
-    blocks = _blocks(encode)
     if blocks is None:
-        return encode.predict(numpy.split(rows[which], numpy.cumsum(lengths)[:-1]))
+        rows = rows if which is None else rows[which]
+        return encode.predict(numpy.split(rows, numpy.cumsum(lengths)[:-1]))
+    if which is None:
+        return _encode_all(rows, lengths, *blocks)
     return _encode(rows, which, lengths, *blocks)
+
+
+def _distinct_rows(features: Any) -> tuple[Any, Any]:
+    """The distinct rows of an integer matrix and each row's index among them: rows compared
+    as bytes (3.5x faster than ``numpy.unique(axis=0)``, which compares column by column; only
+    the order of the distinct rows differs, and each is embedded on its own)."""
+    import numpy
+
+    features = numpy.ascontiguousarray(features)
+    if features.ndim != 2 or not features.shape[1]:
+        distinct, which = numpy.unique(features, axis=0, return_inverse=True)
+        return distinct, which.reshape(-1)
+    keys = features.view(numpy.dtype((numpy.void, features.shape[1] * features.itemsize)))
+    _, first, which = numpy.unique(keys.reshape(-1), return_index=True, return_inverse=True)
+    return features[first], which.reshape(-1)
+
+
+def _joined_rows(lengths: list[int], pad: int) -> tuple[Any, int]:
+    """Where each token sits in the encoder's joined array (``pad`` zero rows before each
+    non-empty doc and at the end, as thinc's ``with_array`` joins them), and its length."""
+    import numpy
+
+    sizes = numpy.asarray(lengths, dtype=numpy.int64)
+    sizes = sizes[sizes > 0]
+    tokens = int(sizes.sum())
+    where = numpy.arange(tokens) + pad * numpy.repeat(numpy.arange(1, len(sizes) + 1), sizes)
+    return where, tokens + pad * (len(sizes) + 1)
+
+
+def _encode_all(rows: Any, lengths: list[int], pad: int, window: int,
+                blocks: list[list[Any]]) -> list[Any]:
+    """The encoder's output per doc, every row of the joined array computed (the matrix
+    products have spaCy's shapes)."""
+    import numpy
+
+    width = rows.shape[1]
+    where, total = _joined_rows(lengths, pad)
+    X = numpy.zeros((total, width), dtype=rows.dtype)
+    X[where] = rows
+    edge = numpy.zeros((window, width), dtype=rows.dtype)
+    for maxout, norm, dropout in blocks:
+        padded = numpy.concatenate([edge, X, edge])
+        # expand_window: each row beside its neighbours, left to right, zeros past the ends
+        expanded = numpy.concatenate([padded[s:s + total] for s in range(2 * window + 1)],
+                                     axis=1)
+        X = X + dropout.predict(norm.predict(_maxout(maxout, expanded)))
+    return numpy.split(X[where], numpy.cumsum(lengths)[:-1])
 
 
 def _encode(rows: Any, which: Any, lengths: list[int], pad: int, window: int,
@@ -137,12 +207,9 @@ def _encode(rows: Any, which: Any, lengths: list[int], pad: int, window: int,
 
     width = rows.shape[1]
     table = numpy.concatenate([numpy.zeros((1, width), dtype=rows.dtype), rows])
-    # the joined array of with_array: ``pad`` zero rows before each non-empty doc and at the end
-    sizes = numpy.asarray(lengths, dtype=numpy.int64)
-    sizes = sizes[sizes > 0]
     # joined index of each token: its index among the tokens plus the pads before its doc
-    where = numpy.arange(len(which)) + pad * numpy.repeat(numpy.arange(1, len(sizes) + 1), sizes)
-    joined = numpy.zeros(len(which) + pad * (len(sizes) + 1), dtype=numpy.int64)
+    where, total = _joined_rows(lengths, pad)
+    joined = numpy.zeros(total, dtype=numpy.int64)
     joined[where] = which + 1
     span = 2 * window + 1
     for maxout, norm, dropout in blocks:
@@ -193,9 +260,10 @@ def _maxout(layer: Any, X: Any) -> Any:
     return best
 
 
-def process_docs(component: Any, docs: Iterable[Any], batch_size: int = 256) -> Iterator[Any]:
+def process_docs(component: Any, docs: Iterable[Any], batch_size: int = 256,
+                 share: bool = True) -> Iterator[Any]:
     """``component.pipe(docs, batch_size=batch_size)`` through :func:`predict`."""
     it = iter(docs)
     while batch := list(islice(it, batch_size)):
-        component.set_annotations(batch, predict(component, batch))
+        component.set_annotations(batch, predict(component, batch, share))
         yield from batch

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from ..errors import ResourceError
 from ..tokens import Sentence, Token, tokens_from_columns
 from .blas import BlasThreads, default_threads
+from .spacy_import import import_spacy
 
 Step = Callable[[list[Any]], list[Any]]
 
@@ -20,9 +21,8 @@ def load_pipeline(names: str | Sequence[str], exclude: Sequence[str] = ("ner",),
     Components named in ``exclude`` are not loaded at all (names a pipeline lacks are ignored).
     ``numpy_blas``: run the models' matrix products through numpy (see :func:`use_numpy_blas`).
     """
-    import spacy
-
     candidates = [names] if isinstance(names, str) else list(names)
+    spacy = import_spacy(candidates)
     errors = []
     for name in candidates:
         try:
@@ -64,6 +64,13 @@ def use_numpy_blas(nlp: Any) -> int:
                 switched += 1
     return switched
 
+
+#: the fewest Docs for which the tok2vec shares repeated tokens and windows and the fast parser
+#: runs: for one or two (a client parsing sentence by sentence) little repeats, and spaCy's
+#: own parser loop costs less (the sharing and the Python-driven loop pay off from three or four
+#: Docs on); fewer Docs get every row computed without thinc's layer-by-layer calls, and
+#: spaCy's parser. All give the same annotations.
+FAST_BATCH = 3
 
 #: strings of the hashes seen by :func:`doc_to_sentence` (hash -> str is the same in every
 #: StringStore); bounded
@@ -114,7 +121,8 @@ class SpacyParser:
     order as ``nlp.pipe`` runs them; with ``accelerate`` (default) a greedy dependency parser
     runs through :mod:`errtype.parse.fast_parser` and a rule/lookup lemmatizer through
     :mod:`errtype.parse.fast_lemmatizer` (both spaCy's annotations exactly), and a CNN tok2vec
-    embeds each distinct token of a batch once (:mod:`errtype.parse.fast_tok2vec`).
+    embeds each distinct token of a batch once (:mod:`errtype.parse.fast_tok2vec`); the
+    sharing tok2vec and the fast parser run for :data:`FAST_BATCH` Docs or more.
     """
 
     def __init__(self, nlp: Any, batch_size: int = 256,
@@ -154,9 +162,12 @@ class SpacyParser:
         step: Step
         if self.accelerate and fast_tok2vec.accelerable(proc):
             def step(docs: list[Any]) -> list[Any]:
-                return list(fast_tok2vec.process_docs(proc, docs, size))
+                share = len(docs) >= FAST_BATCH
+                return list(fast_tok2vec.process_docs(proc, docs, size, share))
         elif self.accelerate and fast_parser.accelerable(proc):
             def step(docs: list[Any]) -> list[Any]:
+                if len(docs) < FAST_BATCH:
+                    return list(proc.pipe(docs, batch_size=size))
                 return list(fast_parser.parse_docs(proc, docs, size))
         elif self.accelerate and fast_lemmatizer.accelerable(proc):
             lemmatize = fast_lemmatizer.FastLemmatizer(proc)

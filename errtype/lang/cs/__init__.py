@@ -118,11 +118,11 @@ class Czech(Language):
 def _spacy_parser(nlp: Any, model_name: str, compat: bool = True, numpy_blas: bool = True
                   ) -> Parser:
     from ...parse.spacy import SpacyParser, use_numpy_blas
+    from ...parse.spacy_import import import_spacy
     from .compat import UD25Compat
     if nlp is None:
         try:
-            import spacy
-            nlp = spacy.load(model_name, exclude=["ner"])
+            nlp = import_spacy([model_name]).load(model_name, exclude=["ner"])
         except OSError as exc:
             raise ResourceError(
                 f"spaCy pipeline {model_name!r} is not installed "
