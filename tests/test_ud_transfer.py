@@ -374,3 +374,139 @@ def lexicon_classifier(code: str, lexicon: CompoundLexicon, feats: bool) -> UDCl
 def test_one_lexeme_two_analyses(feats: bool, lexicon: CompoundLexicon, code: str, o: str,
                                  c: str, expected: str) -> None:
     assert typed(o, c, lexicon_classifier(code, lexicon, feats)) == expected
+
+
+# ------------------------------------------------- after the independent sets were run
+# The rules below were changed after the issue-26 checked sets had been scored (their
+# independence is lost for these classes: docs/languages.md, "Changed after the independent
+# sets were seen"). The cases are made up for these tests.
+IT_LEX = CompoundLexicon("secco secchi gebrochen gebrochene", "",
+                         {"secco": {"secco", "seccare"}, "secchi": {"seccare"},
+                          "gebrochen": {"gebrochen"}, "gebrochene": {"gebrochen"}})
+
+
+@pytest.mark.parametrize("o, c, expected", [
+    # both sides ADJ secco: the tagger is believed, though the lexicon's only lemma of secchi
+    # is the verb seccare (no verb re-reading)
+    ("secco/secco/ADJ/Gender=Masc|Number=Sing", "secchi/secco/ADJ/Gender=Masc|Number=Plur",
+     "R:ADJ:INFL"),
+    # a participle the tagger read as ADJ (a VerbForm) is not re-read as a verb, though the
+    # lexicon's lemma gebrochen ends like a German verb lemma
+    ("gebrochen/brechen/ADJ/Degree=Pos|VerbForm=Part",
+     "gebrochene/gebrochen/ADJ/Case=Acc|Degree=Pos|Gender=Fem|Number=Sing", "R:ADJ:INFL"),
+])
+def test_no_verb_rereading_where_the_tagger_agrees(o: str, c: str, expected: str) -> None:
+    code = "de" if o.startswith("gebrochen") else "it"
+    assert typed(o, c, lexicon_classifier(code, IT_LEX, False)) == expected
+
+
+FR_PART = CompoundLexicon("tombé tombée", "", {"tombé": {"tomber"}, "tombée": {"tomber"}})
+IT_PART = CompoundLexicon("rotto rotta", "", {"rotto": {"rotto"}, "rotta": {"rotto"}})
+_PAST = "Tense=Past|VerbForm=Part"
+
+
+@pytest.mark.parametrize("code, lexicon, o, c, expected", [
+    # a participle that only agrees otherwise is an adjective's agreement: past or passive,
+    # or declined (Case); the lexicon lists it as an adjective of its own, or there is none
+    ("it", IT_PART, f"rotto/rompere/VERB/Gender=Masc|Number=Sing|{_PAST}",
+     f"rotta/rompere/VERB/Gender=Fem|Number=Sing|{_PAST}", "R:ADJ:INFL"),
+    ("el", None, "γραμμένος/γράφω/VERB/Case=Nom|Gender=Masc|Number=Sing|VerbForm=Part|Voice=Pass",
+     "γραμμένη/γράφω/VERB/Case=Nom|Gender=Fem|Number=Sing|VerbForm=Part|Voice=Pass",
+     "R:ADJ:INFL"),
+    # the lexicon reads it as a form of the verb (French tombée: tomber): the verb's agreement
+    ("fr", FR_PART, f"tombé/tomber/VERB/Gender=Masc|Number=Sing|{_PAST}",
+     f"tombée/tomber/VERB/Gender=Fem|Number=Sing|{_PAST}", "R:VERB:INFL"),
+    # the Slavic past tense (no case, voice or tense) and active participles are verb forms
+    ("sl", None, "bral/brati/VERB/Gender=Masc|Number=Sing|VerbForm=Part",
+     "brala/brati/VERB/Gender=Fem|Number=Sing|VerbForm=Part", "R:VERB:INFL"),
+    ("lv", None, "lasījis/lasīt/VERB/Case=Nom|Gender=Masc|Number=Sing|VerbForm=Part|Voice=Act",
+     "lasījusi/lasīt/VERB/Case=Nom|Gender=Fem|Number=Sing|VerbForm=Part|Voice=Act",
+     "R:VERB:INFL"),
+    # another verb form, or a tense, is the verb's inflection
+    ("it", IT_PART, f"rotto/rompere/VERB/Gender=Masc|Number=Sing|{_PAST}",
+     "rompe/rompere/VERB/Number=Sing|Person=3|Tense=Pres|VerbForm=Fin", "R:VERB:INFL"),
+])
+def test_participle_agreement(code: str, lexicon: CompoundLexicon | None, o: str, c: str,
+                              expected: str) -> None:
+    clf = lexicon_classifier(code, lexicon, False) if lexicon else pack_classifier(code)
+    assert typed(o, c, clf) == expected
+
+
+DE_BUILT = CompoundLexicon("gefahren gebracht Lehrerinnen")
+SL_BUILT = CompoundLexicon("kratka")
+ET_BUILT = CompoundLexicon("linnust")
+
+
+@pytest.mark.parametrize("lexicon, code, o, c, expected", [
+    # a participle built with the wrong pattern, analysed as the correction is: another
+    # ending (more than one letter) ...
+    (DE_BUILT, "de", "gefahrt/fahren/VERB/VerbForm=Part", "gefahren/fahren/VERB/VerbForm=Part",
+     "R:VERB:INFL"),
+    # ... or the verb's stem kept where the right participle changes it (strong made weak)
+    (DE_BUILT, "de", "gebringt/bringen/VERB/VerbForm=Part", "gebracht/bringen/VERB/VerbForm=Part",
+     "R:VERB:INFL"),
+    # a misspelling keeps the stem on both sides
+    (DE_BUILT, "de", "Lehrerinen/Lehrerin/NOUN/Number=Plur",
+     "Lehrerinnen/Lehrerin/NOUN/Number=Plur", "R:SPELL"),
+    # other words built on the lemma's stem stay spelling (as EstGEC-L2's annotators type
+    # them): a fleeting vowel kept, a stem alternation not made
+    (SL_BUILT, "sl", "krateka/kratek/ADJ/Case=Nom|Gender=Fem|Number=Sing",
+     "kratka/kratek/ADJ/Case=Nom|Gender=Fem|Number=Sing", "R:SPELL"),
+    (ET_BUILT, "et", "lindust/lind/NOUN/Case=Ela|Number=Sing",
+     "linnust/lind/NOUN/Case=Ela|Number=Sing", "R:SPELL"),
+])
+def test_rebuilt_participles(lexicon: CompoundLexicon, code: str, o: str, c: str,
+                             expected: str) -> None:
+    assert typed(o, c, compound_classifier(code, lexicon)) == expected
+
+
+@pytest.mark.parametrize("code, word, number", [
+    ("de", "zweitausendzwölf", True), ("de", "dreiundachtzig", True),
+    ("sv", "tvåtusentjugo", True),
+    ("it", "duemilaventi", True), ("it", "millenovecentosettanta", True),
+    ("it", "novecentottanta", True),                  # a part's final vowel elided
+    ("lv", "četrus", True), ("lv", "astoņiem", True),  # inflected numerals
+    ("de", "Zweifel", False), ("de", "und", False), ("it", "cento", True), ("it", "casa", False),
+])
+def test_number_words(code: str, word: str, number: bool) -> None:
+    assert load_wordlists(code).number_word(word) is number
+
+
+@pytest.mark.parametrize("code, o, c, expected", [
+    ("de", "zweitausendzwölf/zweitausendzwölf/NOUN", "2012/2012/NUM", "R:ORTH"),
+    ("it", "1970/1970/NUM", "millenovecentosettanta/millenovecentosettanta/ADJ", "R:ORTH"),
+    ("lv", "4/4/NUM", "četrus/četrs/ADJ/Case=Acc", "R:ORTH"),
+])
+def test_numbers_in_one_word(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+def test_number_words_split_by_the_alignment_are_one_edit() -> None:
+    assert _extract("sl", "Rojen/roditi/VERB leta/leto/NOUN tisoč/tisoč/NUM "
+                          "devetsto/devetsto/NUM petdeset/petdeset/NOUN .",
+                    "Rojen/roditi/VERB leta/leto/NOUN 1950/1950/NUM .") == [
+        ("tisoč devetsto petdeset", "1950", "R:ORTH")]
+
+
+def test_one_noun_in_another_case_is_inflection() -> None:
+    assert typed("učitelja/učitelj/NOUN/Case=Gen|Gender=Masc|Number=Sing",
+                 "učitelju/učitelj/NOUN/Case=Dat|Gender=Masc|Number=Sing",
+                 pack_classifier("sl")) == "R:NOUN:INFL"
+
+
+def test_slovene_preposition_alternants() -> None:
+    from errtype.lang.packs import get_pack, variant_test
+
+    clf = UDClassifier(None, prefix_same_stem, False, variant_test(get_pack("sl").variants),
+                       None, load_wordlists("sl"))
+    assert typed("k/k/ADP/Case=Dat", "h/k/ADP/Case=Dat", clf) == "R:SPELL"
+    assert typed("z/z/ADP/Case=Ins", "s/z/ADP/Case=Ins", clf) == "R:SPELL"
+    assert typed("z/z/ADP/Case=Ins", "k/k/ADP/Case=Dat", clf) == "R:ADP"
+
+
+def test_long_move_of_a_word_the_tagger_misread() -> None:
+    """The moved words are content words as the correction's tagging reads them: a verb the
+    tagger took for a particle in the original still makes the move one edit."""
+    assert _extract("sl", "Greš/greš/PART jutri/jutri/ADV v/v/ADP šolo/šola/NOUN ali/ali/CCONJ ?",
+                    "Ali/ali/PART greš/iti/VERB jutri/jutri/ADV v/v/ADP šolo/šola/NOUN ?") == [
+        ("Greš jutri v šolo ali", "Ali greš jutri v šolo", "R:WO")]

@@ -110,8 +110,11 @@ PACKS: dict[str, Pack] = {p.code: p for p in (
          _ud25("romanian-rrt"), "ro_RO", "romanian"),
     Pack("ru", "Russian", ("ru_core_news_sm", "ru_core_news_md", "ru_core_news_lg"),
          _ud25("russian-syntagrus"), "ru_RU", "russian"),
+    # the prepositions z/s and k/h are one word each, written by the sound that follows (s
+    # before a voiceless consonant, z otherwise; h before k and g, k otherwise): alternants,
+    # as Ukrainian в/у
     Pack("sl", "Slovenian", ("sl_core_news_sm", "sl_core_news_md", "sl_core_news_lg"),
-         _ud25("slovenian-ssj"), "sl_SI", None, lexicon_lemmas=False),
+         _ud25("slovenian-ssj"), "sl_SI", None, ("z/s", "k/h"), lexicon_lemmas=False),
     Pack("sv", "Swedish", ("sv_core_news_sm", "sv_core_news_md", "sv_core_news_lg"),
          _ud25("swedish-talbanken"), "sv_SE", "swedish"),
     Pack("tr", "Turkish", (), _ud25("turkish-imst"), "tr", "turkish"),

@@ -123,7 +123,9 @@ class UDLanguage(Language):
         * punctuation beside the conjunction that replaces it (``, et je`` -> ``. Je``, a
           clause link: :meth:`UDClassifier.clause_link`), and a contraction beside the word it
           absorbs (``à`` -> ``au`` and ``le`` deleted: ``à le`` -> ``au``,
-          :meth:`UDClassifier.contraction`);
+          :meth:`UDClassifier.contraction`), and the words of one number the alignment
+          split (``tisoč devetsto`` -> ``1980`` and ``osemdeset`` deleted:
+          :meth:`UDClassifier.is_number_form`);
         * in a language whose auxiliaries are endings (pack ``bound_aux``), an edit whose
           correction is endings alone (auxiliaries, conjunctive particles) in place of function
           words, or which drops endings, right after an edit whose correction ends in a verb,
@@ -133,7 +135,8 @@ class UDLanguage(Language):
         spans = join_moves(spans, orig, cor, self.transposition_keys, _moves_content)
         clf = self.classifier
         spans = join_touching(spans, orig, cor, lambda o, c: (
-            clf.clause_link(o, c) is not None or clf.contracted_pieces(o, c)))
+            clf.clause_link(o, c) is not None or clf.contracted_pieces(o, c)
+            or clf.is_number_form(o, c)))
         if not (self.pack and self.pack.bound_aux):
             return spans
         out: list[tuple[int, int, int, int]] = []

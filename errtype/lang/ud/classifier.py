@@ -80,6 +80,8 @@ _ENDINGS = frozenset({"AUX", "SCONJ"})
 _BOUNDARY = frozenset({"PUNCT", "CCONJ", "SCONJ"})
 #: features of a verb reading (finiteness, tense, voice, mood, person, aspect)
 _VERB_FEATURES = frozenset({"VerbForm", "Tense", "Voice", "Mood", "Person", "Aspect", "Polarity"})
+#: vowels a lemma's stem leaves off (the citation ending of many languages)
+_VOWELS = "aeiouyäöüåæøéèàòùìíóúáýαεηιουωάέήίόύώаеиоуыэюяіїєё"
 _NOM_INFL = re.compile(r"(NOUN|PROPN|ADJ|DET|PRON|NUM):INFL(:.*)?")
 
 
@@ -390,7 +392,7 @@ class UDClassifier(LexemeRelations):
         return number_form(o, c, self._listed_number)
 
     def _listed_number(self, word: str) -> bool:
-        return "NUM" in self.words.word_classes(word)
+        return self.words.number_word(word)
 
     def clause_link(self, o: Sequence[Token], c: Sequence[Token]) -> str | None:
         """Punctuation for a conjunction or back, the clauses joined or split another way
@@ -470,13 +472,14 @@ class UDClassifier(LexemeRelations):
         read = self.by_reading(o, c)
         if read is not None:
             return read
-        o, c = self.reanalysed(o), self.reanalysed(c)
+        o, c = self.reanalysed(o, (c,)), self.reanalysed(c, (o,))
         lexeme = self.lexeme(o, c)
-        if (lexeme is not None and (lexeme != "stem" or o.pos == c.pos) and inflection_diff(o, c)
-                and not self.misspelled_form(o, c)):
+        if (lexeme is not None and (lexeme != "stem" or o.pos == c.pos)
+                and (not self.misspelled_form(o, c) if inflection_diff(o, c)
+                     else self.rebuilt_form(o, c))):
             pos = self.inflection_pos(o, c, lexeme)
             if pos:
-                return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
+                return self.inflection(o, c, pos)
         related = self.related_forms(o, c)
         if related:
             return related[0] + ":INFL" + self.feature_suffix([(o, c)], related[1])
@@ -495,7 +498,7 @@ class UDClassifier(LexemeRelations):
             if o.pos != c.pos:
                 pos = self.inflection_pos(o, c, lexeme) or self.lexicon_pos(o, c)
                 if pos:
-                    return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
+                    return self.inflection(o, c, pos)
                 closed = self.word_classes(o)     # function words are not derived
                 return next((p for p in _CLASS_ORDER if p in closed), "MORPH")
             if o.pos in self.inflected_pos and (lexeme != "stem" or unlemmatised(o, c)
@@ -506,7 +509,7 @@ class UDClassifier(LexemeRelations):
                 if (self.is_valid_word is None and not ending_change(o, c)
                         and Levenshtein.distance(o.lower, c.lower, score_cutoff=1) <= 1):
                     return "SPELL"
-                return o.pos + ":INFL" + self.feature_suffix([(o, c)])
+                return self.inflection(o, c, o.pos)
         listed = self.closed_class(o, c, listed_only=True)
         if listed:
             return listed
@@ -539,6 +542,14 @@ class UDClassifier(LexemeRelations):
             return "SPELL"
         return None
 
+    def inflection(self, o: Token, c: Token, pos: str) -> str:
+        """``POS:INFL`` (with the features under ``feats``) for two forms of one lexeme that
+        ``pos`` names; a participle that only agrees otherwise is an adjective's agreement
+        (:meth:`~.relations.LexemeRelations.agreeing_participle`)."""
+        if pos == "VERB" and self.agreeing_participle(o, c):
+            pos = "ADJ"
+        return pos + ":INFL" + self.feature_suffix([(o, c)], pos=pos)
+
     def misspelled_form(self, o: Token, c: Token) -> bool:
         """The tagger reads ``o`` as another form of the correction's lexeme, but the lexicon
         rejects it and knows the correction: a non-word the tagger dressed up as an
@@ -547,6 +558,37 @@ class UDClassifier(LexemeRelations):
         if ending_change(o, c) and Levenshtein.distance(o.lower, c.lower, score_cutoff=1) > 1:
             return False
         return self._unknown(o, c) and self._known(c)
+
+    def rebuilt_form(self, o: Token, c: Token) -> bool:
+        """A participle the learner built with the wrong pattern: the tagger reads both sides
+        as the participle of one verb with the same features (``VerbForm=Part``), the lexicon
+        rejects the original and knows the correction, and the two differ as forms, not as
+        letters: in the ending alone by more than one letter (gelest -> gelesen), or the
+        original keeps the verb's stem where the correct participle changes it (a weak
+        participle made of a strong verb: gegeht -> gegangen). That is the verb's inflection,
+        as ERRANT types getted -> got. The stem is the lemma less a verb-lemma ending of the
+        pack's ``INFINITIVE`` list, else less its final vowels, of at least three letters.
+
+        Only participles: for other words, EstGEC-L2's annotators type a non-word built on
+        the lemma's stem as spelling (``hindist`` -> ``hinnast``, ``Mantelid`` -> ``Mantlid``,
+        ``ostada`` -> ``osta``), and so does errtype (:meth:`misspelled_form`)."""
+        if not ("VerbForm=Part" in o.feats and "VerbForm=Part" in c.feats
+                and lemma_of(o) == lemma_of(c) and self._unknown(o, c) and self._known(c)):
+            return False
+        if ending_change(o, c) and Levenshtein.distance(o.lower, c.lower, score_cutoff=1) > 1:
+            return True
+        stem = self._stem(c)
+        return len(stem) >= 3 and stem in o.lower and stem not in c.lower
+
+    def _stem(self, t: Token) -> str:
+        """The lemma of ``t`` less a verb-lemma ending (pack ``INFINITIVE``) for a verb, else
+        less its final vowels."""
+        lemma = lemma_of(t)
+        if verbal(t):
+            ends = [e for e in self.words.infinitives if lemma.endswith(e)]
+            if ends:
+                return lemma[:len(lemma) - max(map(len, ends))]
+        return lemma.rstrip(_VOWELS)
 
     def word_class(self, o: Token, c: Token) -> str | None:
         """ERRANT's last resort for a 1:1 edit: the shared UPOS, the mapped shared dependency,
@@ -730,8 +772,7 @@ class UDClassifier(LexemeRelations):
         one changed word when the rest is punctuation (``, як`` -> ``коли`` is SCONJ), else the
         shared UPOS or mapped dependency, else a verb phrase (VERB, VERB:INFL when its content
         verbs are one lexeme: analytic vs synthetic forms, voice), else OTHER."""
-        o = [self.reanalysed(t) for t in o]
-        c = [self.reanalysed(t) for t in c]
+        o, c = [self.reanalysed(t, c) for t in o], [self.reanalysed(t, o) for t in c]
         found = self.pairwise_type(o, c)
         if found:
             return found

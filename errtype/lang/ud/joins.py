@@ -47,8 +47,9 @@ def join_moves(spans: list[Span], orig: Sentence, cor: Sentence,
     ERRANT's transposition test joins only for short windows. Two edits (and any between them)
     become one span when, punctuation left out, the window from the first to the last holds the
     same tokens on both sides by ``keys`` (the language's transposition keys: case and
-    diacritics ignored) and the tokens the edits remove include one ``moved`` accepts (a
-    content word: two function words or commas that swap places are two errors). A run of
+    diacritics ignored) and the tokens the edits remove or add include one ``moved`` accepts
+    (a content word, as the tagger reads either side: two function words or commas that swap
+    places are two errors). A run of
     tokens only one side has at an edge of such a window stays an edit of its own (``Ben çok
     mutlu oldum seni gördüğüm zaman`` -> ``Seni gördüğüm zaman çok mutlu oldum``: ``Ben``
     deleted, the rest one move). Windows are tried from the smallest."""
@@ -100,7 +101,7 @@ def _first_move(spans: list[Span], i: int, orig: Sentence, cor: Sentence,
             break
         removed.update(k for k in okeys[b[0]:b[1]] if k is not None)
         added.update(k for k in ckeys[b[2]:b[3]] if k is not None)
-        content = content or moved(orig[b[0]:b[1]])
+        content = content or moved(orig[b[0]:b[1]]) or moved(cor[b[2]:b[3]])
         if j == i or not content:
             continue
         extra_o, extra_c = removed - added, added - removed

@@ -6,7 +6,7 @@ reads: the lexicon (``is_valid_word``, ``stems``), the stem test and the pack's 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ...tokens import Token
@@ -21,13 +21,15 @@ from .morph import (
 )
 from .wordlists import WordLists
 
-__all__ = ["INFLECTED_POS", "LexemeRelations", "same_compound"]
+__all__ = ["AGREEMENT", "INFLECTED_POS", "LexemeRelations", "same_compound"]
 
 #: UPOS that inflect in UD languages (DET too: articles and determiners agree in case/gender)
 INFLECTED_POS = frozenset({"ADJ", "AUX", "DET", "PRON", "PROPN", "NOUN", "VERB", "NUM", "ADV"})
 _NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "DET", "PRON", "NUM"})
 #: word classes without inflection: a lemma other than the form is a misreading
 _UNINFLECTED = frozenset({"ADV", "ADP", "CCONJ", "SCONJ", "PART", "INTJ"})
+#: the features of nominal agreement (a participle that changes only these agrees as an adjective)
+AGREEMENT = frozenset({"Animacy", "Case", "Definite", "Gender", "Number"})
 #: classes for which Gender is inflection (agreement), not a property of the lexeme
 _GENDER_AGREES = frozenset({"ADJ", "DET", "PRON", "NUM"})
 
@@ -55,6 +57,11 @@ def _one_word(a: Token, b: Token) -> bool:
     """The tagger reads ``a`` and ``b`` as one word: the same class or the same lemma (without
     the compound boundaries some treebanks mark: ``eba_võrdne``)."""
     return a.pos == b.pos or _bare_lemma(a) == _bare_lemma(b)
+
+
+def _same_analysis(a: Token, b: Token) -> bool:
+    """The tagger gives ``a`` and ``b`` one class and one lemma."""
+    return a.pos == b.pos and lemma_of(a) != "" and lemma_of(a) == lemma_of(b)
 
 
 def _bare_lemma(t: Token) -> str:
@@ -136,19 +143,58 @@ class LexemeRelations:
         lemmas = {lemma_of(t)} | (self.stems(t.text) if self.stems is not None else frozenset())
         return any(self.words.infinitive(lemma) for lemma in lemmas if lemma)
 
-    def reanalysed(self, t: Token) -> Token:
+    def reanalysed(self, t: Token, other: Sequence[Token] = ()) -> Token:
         """``t`` as a verb when the tagger misread one (it is often wrong exactly on the edited
         word): its analysis is implausible (:meth:`plausible`) and every lemma the lexicon gives
         the form ends like the language's verb lemmas (pack ``INFINITIVE`` list: French
         ``viens`` tagged NOUN ``vien`` is a form of ``venir``). The lexicon's lemma replaces
-        the tagger's; the tagger's features, read for another word class, are dropped."""
-        if self.stems is None or not self.words.infinitives or t.pos in ("VERB", "AUX"):
+        the tagger's; the tagger's features, read for another word class, are dropped.
+
+        The tagger is believed where it read a verb form already (a participle tagged ADJ has a
+        ``VerbForm``) and where a word of the ``other`` side of the edit has ``t``'s class and
+        lemma: both sides agree on the lexeme (Italian ``stanco`` -> ``stanchi``, both ADJ
+        ``stanco``, stay an adjective though the lexicon's lemma of ``stanchi`` is the verb
+        ``stancare``)."""
+        if (self.stems is None or not self.words.infinitives or t.pos in ("VERB", "AUX")
+                or "VerbForm" in features(t.feats)
+                or any(_same_analysis(t, u) for u in other)):
             return t
         stems = self.stems(t.text)
         if (not stems or not all(self.words.infinitive(s) for s in stems)
                 or self.plausible(t) is not False):
             return t
         return replace(t, pos="VERB", lemma=min(stems), feats="")
+
+    def agreeing_participle(self, o: Token, c: Token) -> bool:
+        """Two forms of one participle that differ only in the features of nominal agreement
+        (:data:`AGREEMENT`, among the features both analyses have; an adjective reading on one
+        side counts as the participle) where the participle is an adjective: the error is the
+        adjective's agreement (Italian ``La porta è aperto`` -> ``aperta``, Greek
+        ``κουρασμένος`` -> ``κουρασμένα``). A participle is a verb form, and its agreement the
+        verb's, where UD marks it active (``Voice=Act``: Latvian ``esmu redzējis``) or gives
+        it neither case, passive voice nor past tense (the Slavic past tense: Slovene ``je
+        šel`` -> ``je šla``), and where the lexicon reads it as a form of the verb: it gives
+        the form the tagger's verb lemma or a lemma ending like the language's verb lemmas
+        (French ``elle est arrivé`` -> ``arrivée``: ``arriver``), not an adjective lemma of
+        its own (``aperto``, ``geschlossen``), unless the tagger reads a side as an adjective
+        whose lemma the lexicon confirms (``contento`` VERB -> ``contenta`` ADJ ``contento``)."""
+        fo, fc = features(o.feats), features(c.feats)
+        forms = {fo.get("VerbForm"), fc.get("VerbForm")}
+        if "Part" not in forms or not forms <= {"Part", None} or "Act" in (fo.get("Voice"),
+                                                                            fc.get("Voice")):
+            return False
+        if not any(f.get("VerbForm") == "Part" and ("Case" in f or f.get("Voice") == "Pass"
+                                                   or f.get("Tense") == "Past")
+                   for f in (fo, fc)):
+            return False
+        differ = {k for k in fo.keys() & fc.keys() if fo[k] != fc[k]}
+        if not differ or not differ <= AGREEMENT:
+            return False
+        if self.stems is None or any(t.pos == "ADJ" and self.plausible(t) for t in (o, c)):
+            return True
+        verbs = {lemma_of(t) for t in (o, c) if t.pos in ("VERB", "AUX")}
+        return not any(lemma in verbs or self.words.infinitive(lemma)
+                       for t in (o, c) for lemma in self.stems(t.text))
 
     def inflection_pos(self, o: Token, c: Token, lexeme: str) -> str | None:
         """The POS naming an inflection error between two forms of one lexeme, or None

@@ -71,6 +71,31 @@ class WordLists:
             out.extend((w, k) for w in self.contractions.get(low, (low,)))
         return out
 
+    def number_word(self, word: str) -> bool:
+        """``word`` is a number in words by the pack's ``NUM`` list: listed; a compound of
+        listed numbers written as one word (German ``neunzehnhundertneunzig``, Swedish
+        ``nittonhundranittio``; a part may drop its final vowel before the next, as Italian
+        ``millenovecentottanta`` = ``mille novecento ottanta`` does, and a listed conjunction
+        may join two: ``dreiundachtzig``); or a listed number of five or more letters with
+        another ending of up to three letters, after all but at most its last letter (the
+        inflected numeral: Latvian ``septiņus`` of ``septiņi``; not ``Zweifel`` beside
+        ``zweite``)."""
+        low = word.lower()
+        if "NUM" in self.word_classes(low):
+            return True
+        numbers = self._numbers()
+        if not numbers or not low.isalpha():
+            return False
+        return _compound_number(low, numbers, self._joints()) or any(
+            len(w) >= 5 and _common_prefix(low, w) >= max(4, len(w) - 1)
+            and len(low) - _common_prefix(low, w) <= 3 for w in numbers)
+
+    def _numbers(self) -> frozenset[str]:
+        return frozenset(w for w, k in self.classes.items() if "NUM" in k and w.isalpha())
+
+    def _joints(self) -> frozenset[str]:
+        return frozenset(w for w, k in self.classes.items() if "CCONJ" in k and w.isalpha())
+
     def elides(self, word: str) -> bool:
         """The language writes ``word`` elided (pack ``ELISION``)."""
         return "*" in self.elisions or word.lower() in self.elisions
@@ -78,6 +103,33 @@ class WordLists:
     def infinitive(self, lemma: str) -> bool:
         """``lemma`` ends like the language's verb lemmas."""
         return bool(self.infinitives) and lemma.lower().endswith(self.infinitives)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def _compound_number(word: str, numbers: frozenset[str], joints: frozenset[str]) -> bool:
+    """``word`` is two or more of ``numbers`` written together (a part may lose its final
+    vowel before the next; a word of ``joints`` may stand between two)."""
+    # ends[i]: the ways to reach position i: (parts so far, the last piece was a joint)
+    ends: dict[int, set[tuple[bool, bool]]] = {0: {(False, True)}}
+    for i in range(len(word)):
+        for several, joint in ends.get(i, ()):
+            for w in numbers | (frozenset() if joint else joints):
+                is_joint = w in joints and w not in numbers
+                pieces = [w] + ([w[:-1]] if len(w) > 3 and w[-1] in "aeiouy" else [])
+                for piece in pieces:
+                    if piece != w and i + len(piece) >= len(word):
+                        continue        # only a part followed by another drops its vowel
+                    if word.startswith(piece, i):
+                        k = i + len(piece)
+                        ends.setdefault(k, set()).add((several or (not is_joint and i > 0),
+                                                       is_joint))
+    return any(several and not joint for several, joint in ends.get(len(word), ()))
 
 
 def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordLists:
