@@ -50,10 +50,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ...errors import InputError
-from ...m2 import M2Block, M2Edit
+from ...m2 import M2Edit
 from ..common import ScoreResult, signature
 from ..registry import ScoreInput, register
-from .chunks import _correction, chunks
+from .chunks import _correction, _first_coder, _references, chunks
 
 __all__ = ["CHUNK_KINDS", "Cleme2Metric", "ChunkCounts", "LengthWeights", "SentenceChunks",
            "heuo", "sentence_chunks"]
@@ -384,16 +384,6 @@ class Cleme2Metric:
                            counts={"tp": total.tp, "fp_ne": total.fp_ne, "fp_un": total.fp_un,
                                    "fn": total.fn, "tn": total.tn},
                            sentences=rows)
-
-
-def _first_coder(block: M2Block) -> list[M2Edit]:
-    by = block.edits_by_annotator()
-    return by[min(by)] if by else []
-
-
-def _references(block: M2Block) -> list[list[M2Edit]]:
-    by = block.edits_by_annotator()
-    return [by[k] for k in sorted(by)] or [[]]
 
 
 def _independent(**settings: Any) -> Cleme2Metric:
