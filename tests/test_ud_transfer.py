@@ -15,6 +15,7 @@ from errtype.lang.ud.classifier import UDClassifier
 from errtype.lang.ud.numbers import is_digits
 from errtype.lang.ud.resources import prefix_same_stem
 from errtype.lang.ud.wordlists import load_wordlists
+from errtype.tokens import Token
 
 from .conftest import peer
 from .test_ud_classifier import typed
@@ -510,3 +511,40 @@ def test_long_move_of_a_word_the_tagger_misread() -> None:
     assert _extract("sl", "Greš/greš/PART jutri/jutri/ADV v/v/ADP šolo/šola/NOUN ali/ali/CCONJ ?",
                     "Ali/ali/PART greš/iti/VERB jutri/jutri/ADV v/v/ADP šolo/šola/NOUN ?") == [
         ("Greš jutri v šolo ali", "Ali greš jutri v šolo", "R:WO")]
+
+
+# ----------------------------------------------------- round 3: derivation and regular forms
+@pytest.mark.parametrize("code, o, c, expected", [
+    # an adjective for the adverb derived from it (or back) is two lexemes: MORPH
+    ("it", "veloce/veloce/ADJ/Number=Sing", "velocemente/velocemente/ADV/", "R:MORPH"),
+    ("pt", "cuidadosamente/cuidadosamente/ADV/", "cuidadoso/cuidadoso/ADJ/Gender=Masc",
+     "R:MORPH"),
+    ("et", "kiire/kiire/ADJ/Case=Nom", "kiiresti/kiiresti/ADV/", "R:MORPH"),
+])
+def test_derived_adverbs(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+def test_an_adjectives_own_form_read_as_an_adverb_is_not_a_derived_adverb() -> None:
+    derived = UDClassifier.derived_adverb
+    assert derived(Token("veloce", "veloce", "ADJ"), Token("velocemente", "velocemente", "ADV"))
+    assert not derived(Token("snabb", "snabb", "ADJ"), Token("snabbt", "snabbt", "ADV"))
+    assert not derived(Token("швидкий", "швидкий", "ADJ"), Token("швидко", "швидко", "ADV"))
+    # the adverb lemmatised as the adjective: the tagger reads a form of the adjective
+    assert not derived(Token("veloce", "veloce", "ADJ"), Token("velocemente", "veloce", "ADV"))
+
+
+PT_LEX = CompoundLexicon("fiz trouxe fazer trazer osta", "",
+                         {"fiz": {"fazer"}, "trouxe": {"trazer"}, "osta": {"ostma"}})
+
+
+@pytest.mark.parametrize("code, o, c, expected", [
+    # a non-word built regularly on a verb whose correct form changes its stem: the verb's
+    # inflection, however the tagger lemmatised the non-word
+    ("pt", "fazi/fazir/VERB/Tense=Pres", "fiz/fazer/VERB/Tense=Past", "R:VERB:INFL"),
+    ("pt", "trazeu/trazer/VERB/Tense=Past", "trouxe/trouxer/VERB/Tense=Pres", "R:VERB:INFL"),
+    # where the correction keeps the stem, a non-word is still a misspelling (EstGEC-L2)
+    ("et", "ostada/ostma/VERB/VerbForm=Inf", "osta/ostma/VERB/VerbForm=Inf", "R:SPELL"),
+])
+def test_regularised_verb_forms(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, compound_classifier(code, PT_LEX)) == expected

@@ -474,6 +474,10 @@ class UDClassifier(LexemeRelations):
             return read
         o, c = self.reanalysed(o, (c,)), self.reanalysed(c, (o,))
         lexeme = self.lexeme(o, c)
+        if lexeme is not None and self.derived_adverb(o, c):
+            return "MORPH"
+        if self.regularised_verb(o, c):
+            return self.inflection(o, c, "VERB")
         if (lexeme is not None and (lexeme != "stem" or o.pos == c.pos)
                 and (not self.misspelled_form(o, c) if inflection_diff(o, c)
                      else self.rebuilt_form(o, c))):
@@ -579,6 +583,24 @@ class UDClassifier(LexemeRelations):
             return True
         stem = self._stem(c)
         return len(stem) >= 3 and stem in o.lower and stem not in c.lower
+
+    def regularised_verb(self, o: Token, c: Token) -> bool:
+        """A verb form the learner built regularly on a verb whose correct form changes its
+        stem (Swedish ``springde`` -> ``sprang``, Portuguese ``fazi`` -> ``fiz``, ``trazeu``
+        -> ``trouxe``): the lexicon rejects the original, which the tagger reads as a verb, and
+        gives the correction a verb lemma (pack ``INFINITIVE`` endings) whose stem (the lemma
+        less that ending, at least three letters) the original keeps and the correction does
+        not. That is the verb's inflection, as ERRANT types ``getted`` -> ``got``, however the
+        tagger lemmatised the non-word or read the correction."""
+        if (self.stems is None or not self.words.infinitives or not verbal(o)
+                or not self._unknown(o, c) or not self._known(c)):
+            return False
+        for lemma in self.stems(c.text):
+            ends = [e for e in self.words.infinitives if lemma.endswith(e)]
+            stem = lemma[:len(lemma) - max(map(len, ends))] if ends else ""
+            if len(stem) >= 3 and stem in o.lower and stem not in c.lower:
+                return True
+        return False
 
     def _stem(self, t: Token) -> str:
         """The lemma of ``t`` less a verb-lemma ending (pack ``INFINITIVE``) for a verb, else

@@ -196,6 +196,23 @@ class LexemeRelations:
         return not any(lemma in verbs or self.words.infinitive(lemma)
                        for t in (o, c) for lemma in self.stems(t.text))
 
+    @staticmethod
+    def derived_adverb(o: Token, c: Token) -> bool:
+        """An adjective and the adverb derived from it by a suffix, two lexemes (``MORPH``, as
+        ERRANT types ``quick`` -> ``quickly``): Italian ``veloce`` -> ``velocemente``,
+        Portuguese ``cuidadoso`` -> ``cuidadosamente``, Estonian ``kiire`` -> ``kiiresti``.
+        The tagger reads one side ADJ and the other ADV, the adverb is its own lemma, and it
+        continues the adjective (all of it but at most its last two letters) with at least
+        three letters more: an adjective's own short or neuter form read as an adverb (Swedish
+        ``snabb`` -> ``snabbt``, Ukrainian ``швидкий`` -> ``швидко``) is not derivation."""
+        if {o.pos, c.pos} != {"ADJ", "ADV"}:
+            return False
+        adj, adv = (o, c) if o.pos == "ADJ" else (c, o)
+        if lemma_of(adv) != adv.lower:
+            return False
+        n = common_prefix(adj.lower, adv.lower)
+        return n >= max(3, len(adj.lower) - 2) and len(adv.lower) - n >= 3
+
     def inflection_pos(self, o: Token, c: Token, lexeme: str) -> str | None:
         """The POS naming an inflection error between two forms of one lexeme, or None
         (derivation).

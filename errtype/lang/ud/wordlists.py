@@ -34,6 +34,7 @@ from functools import cache
 
 from ...data import resource_path
 from ...errors import ResourceError
+from .morph import common_prefix
 
 __all__ = ["CLOSED_CLASSES", "WordLists", "load_wordlists", "parse_wordlists"]
 
@@ -87,8 +88,8 @@ class WordLists:
         if not numbers or not low.isalpha():
             return False
         return _compound_number(low, numbers, self._joints()) or any(
-            len(w) >= 5 and _common_prefix(low, w) >= max(4, len(w) - 1)
-            and len(low) - _common_prefix(low, w) <= 3 for w in numbers)
+            len(w) >= 5 and common_prefix(low, w) >= max(4, len(w) - 1)
+            and len(low) - common_prefix(low, w) <= 3 for w in numbers)
 
     def _numbers(self) -> frozenset[str]:
         return frozenset(w for w, k in self.classes.items() if "NUM" in k and w.isalpha())
@@ -103,13 +104,6 @@ class WordLists:
     def infinitive(self, lemma: str) -> bool:
         """``lemma`` ends like the language's verb lemmas."""
         return bool(self.infinitives) and lemma.lower().endswith(self.infinitives)
-
-
-def _common_prefix(a: str, b: str) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
 
 
 def _compound_number(word: str, numbers: frozenset[str], joints: frozenset[str]) -> bool:
