@@ -62,13 +62,7 @@ def bar_chart(title: str, categories: Sequence[str], series: Sequence[Series], *
     ticks = nice_ticks(xmax if xmax else peak)
     scale = ticks[-1]
     step = ticks[1] - ticks[0]
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" id="{escape(chart_id)}" class="chart" '
-           f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-           f'font-family="Helvetica, Arial, sans-serif" font-size="11">',
-           f"<title>{escape(title)}</title>",
-           f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
-           f'<text x="{width / 2:.0f}" y="18" text-anchor="middle" font-size="14" '
-           f'font-weight="bold">{escape(title)}</text>']
+    out = _head(title, width, height, chart_id)
     for i in range(0, len(categories), 2):  # stripes guide the eye along a row
         out.append(f'<rect x="0" y="{top + i * row}" width="{width}" height="{row}" '
                    f'fill="#f4f6f9"/>')
