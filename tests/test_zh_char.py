@@ -95,6 +95,12 @@ def test_cli_para_and_orig_cor(tmp_path: Path) -> None:
     first_ref = [[(t.label, t.text) for t in b.targets if t.annotator == 0]
                  for b in read_m2(DATA / "hand.cherrant.m2")]
     assert [[(t.label, t.text) for t in b.targets] for b in read_m2(out2)] == first_ref
+    # -j 2 on files: the workers read and format their own line ranges, in the same dialect
+    out3 = tmp_path / "oc2.m2"
+    assert m2_main(["--lang", "zh", "-orig", str(tmp_path / "o.txt"), "-cor",
+                    str(tmp_path / "c.txt"), "-o", str(out3), "-q", "-j", "2",
+                    "--batch-size", "3"]) == 0
+    assert out3.read_bytes() == out2.read_bytes()
 
 
 def test_no_simplified_keeps_traditional_references(tmp_path: Path) -> None:
