@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 from ...errors import InputError
+from .correlation import win_rates
 from .trueskill import GEC_METRICS, Game, TrueSkill
 
 __all__ = ["AGGREGATIONS", "aggregate", "describe_aggregation", "pairwise_games",
@@ -81,16 +82,7 @@ def pairwise_wins(scores: Mapping[str, Sequence[float]], higher_is_better: bool 
 
 def _expected_wins(scores: Mapping[str, Sequence[float]], higher_is_better: bool
                    ) -> dict[str, float]:
-    wins = pairwise_wins(scores, higher_is_better)
-    out = {}
-    for s in scores:
-        total = 0.0
-        for o in scores:
-            if o != s:
-                w, lost = wins[(s, o)], wins[(o, s)]
-                total += w / (w + lost) if w + lost else 0.0
-        out[s] = total / (len(scores) - 1)
-    return out
+    return win_rates(pairwise_wins(scores, higher_is_better), list(scores))
 
 
 def aggregate(scores: Mapping[str, Sequence[float]], aggregation: str = "trueskill", *,

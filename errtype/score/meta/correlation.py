@@ -229,10 +229,9 @@ def pairwise_wins(rankings: Sequence[Ranking]) -> Counter[tuple[str, str]]:
     return wins
 
 
-def expected_wins(rankings: Sequence[Ranking]) -> dict[str, float]:
-    """ExpectedWins: mean over the other systems of wins / (wins + losses), ties ignored."""
-    wins = pairwise_wins(rankings)
-    systems = sorted({s for r in rankings for s in r.ranks})
+def win_rates(wins: Mapping[tuple[str, str], int], systems: Sequence[str]) -> dict[str, float]:
+    """ExpectedWins from pairwise win counts: per system (in ``systems``' order), the mean over
+    the other systems of wins / (wins + losses); a pair that never decides counts 0."""
     out = {}
     for s in systems:
         total = 0.0
@@ -241,6 +240,13 @@ def expected_wins(rankings: Sequence[Ranking]) -> dict[str, float]:
                 w, lost = wins[(s, o)], wins[(o, s)]
                 total += w / (w + lost) if w + lost else 0.0
         out[s] = total / (len(systems) - 1) if len(systems) > 1 else 0.0
+    return out
+
+
+def expected_wins(rankings: Sequence[Ranking]) -> dict[str, float]:
+    """ExpectedWins: mean over the other systems of wins / (wins + losses), ties ignored."""
+    systems = sorted({s for r in rankings for s in r.ranks})
+    out = win_rates(pairwise_wins(rankings), systems)
     return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
