@@ -55,6 +55,15 @@ def add_output_option(parser: argparse.ArgumentParser, what: str = "the printed 
                         help=f"write {what} to FILE, atomically (default: '-', standard output)")
 
 
+def add_encoding_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+                        help: str = "invalid UTF-8 in the input: stop with an error naming "
+                                    "file, line and byte (default), or replace it with U+FFFD"
+                        ) -> None:
+    """``--encoding-errors strict|replace``: what invalid UTF-8 in an input file does."""
+    parser.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                        help=help)
+
+
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("language and backend")
     g.add_argument("--lang", "-lang", default="en",

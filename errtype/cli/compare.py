@@ -15,7 +15,14 @@ import sys
 from ..m2 import read_m2
 from ..score.edits.errant import ErrantResult, errant_score_text
 from ..score.registry import get_metric
-from .common import add_backend_options, add_output_option, backend_options, new_parser, run
+from .common import (
+    add_backend_options,
+    add_encoding_option,
+    add_output_option,
+    backend_options,
+    new_parser,
+    run,
+)
 from .files import OUTPUT, m2_input, text_input
 
 PROG = "errtype-compare"
@@ -81,9 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "'-' = standard output.")
     extra.add_argument("--signature", action="store_true",
                        help="Print the signature line after the tables.")
-    extra.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
-                       help="Invalid UTF-8 in the input: stop with an error naming file, line "
-                            "and byte (default), or replace it with U+FFFD.")
+    add_encoding_option(extra)
     return p
 
 

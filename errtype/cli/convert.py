@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import describe, details, new_parser, run
+from .common import add_encoding_option, describe, details, new_parser, run
 from .files import INPUT, OUTPUT, PREFIX, m2_input, text_input
 
 PROG = "errtype convert"
@@ -41,9 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--errant-compat", action="store_true",
                        help="apply edits as ERRANT 3.0.2 does ('-NONE-' and 'a||b' literal, no "
                             "overlap resolution) instead of the m2scorer reading")
-        s.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
-                       help="invalid UTF-8: stop with an error naming file, line and byte "
-                            "(default), or replace it with U+FFFD")
+        add_encoding_option(s)
         s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
     for name, what in (("m2-to-cherrant", "standard M2 -> ChERRANT's M2 dialect: a 'T{i}-A0' "
                                           "line with the corrected tokens before each "
@@ -59,9 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="a reference's equal-cost edit sequences (T{i}-A{j}): keep the "
                                 "first, annotator id = reference index (default), or make each "
                                 "an annotator of its own")
-        s.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
-                       help="invalid UTF-8: stop with an error naming file, line and byte "
-                            "(default), or replace it with U+FFFD")
+        add_encoding_option(s)
         s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
     tb = sub.add_parser("m2-to-table", help="M2 -> one row per edit line (JSONL, TSV, Parquet)",
                         description="M2 -> one row per edit line: sentence, annotator, span, "
@@ -72,9 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="output file ('-' = standard output, not for parquet)")
     tb.add_argument("--format", required=True, choices=("jsonl", "tsv", "parquet"),
                     help="JSON lines, TSV with a header, or Parquet (needs errtype[table])")
-    tb.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
-                    help="invalid UTF-8: stop with an error naming file, line and byte "
-                         "(default), or replace it with U+FFFD")
+    add_encoding_option(tb)
     tb.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
     t = sub.add_parser("text-to-m2", help="parallel text -> M2 (errtype-m2 -orig/-cor)",
                        description="parallel text -> M2; every other option is errtype-m2's "
@@ -124,9 +118,7 @@ def _gector_parsers(sub: argparse._SubParsersAction) -> None:
         s.add_argument("--verb-vocab", type=INPUT, metavar="FILE",
                        help="verb-form vocabulary (GECToR's data/verb-form-vocab.txt format; "
                             "default: errtype's, generated from LemmInflect)")
-        s.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
-                       help="invalid UTF-8: stop with an error naming file, line and byte "
-                            "(default), or replace it with U+FFFD")
+        add_encoding_option(s)
         s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
 
 

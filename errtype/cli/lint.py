@@ -11,7 +11,7 @@ import json
 import sys
 
 from ..lint import CODES
-from .common import add_output_option, new_parser, run
+from .common import add_encoding_option, add_output_option, new_parser, run
 from .files import m2_input
 
 PROG = "errtype lint"
@@ -31,8 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--annotators", type=int, metavar="N",
                    help="expected annotators (ids 0 … N-1): report blocks missing one and ids "
                         "outside (default: every id seen in the file is expected everywhere)")
-    p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
-                   help="invalid UTF-8: unreadable file (default), or replace it with U+FFFD")
+    add_encoding_option(p, "invalid UTF-8: unreadable file (default), or replace it with U+FFFD")
     return p
 
 

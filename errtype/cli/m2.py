@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..merge import MAX_RULE_RUN, STRATEGIES
-from .common import add_backend_options, backend_options, new_parser, run
+from .common import add_backend_options, add_encoding_option, backend_options, new_parser, run
 from .files import INPUT, OUTPUT, m2_input, text_input
 
 if TYPE_CHECKING:
@@ -84,9 +84,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         "workers read the input files at the same paths)")
     p.add_argument("--partition-size", type=int, default=2000, metavar="N",
                    help="--dask: lines per partition (default: 2000)")
-    p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
-                   help="invalid UTF-8 in the input: stop with an error naming file, line and "
-                        "byte (default), or replace it with U+FFFD")
+    add_encoding_option(p)
     p.add_argument("--batch-size", type=int, default=256, help="sentences parsed per batch")
     p.add_argument("--format", choices=FORMATS, default="m2",
                    help="output format: M2 (default), or one row per edit line as JSON lines, "
