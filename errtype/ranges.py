@@ -103,8 +103,7 @@ def _line_offsets(path: PathLike, lines: Sequence[int]) -> list[int]:
 
 def cut(paths: Sequence[PathLike], sizes: Sequence[int], skip: int = 0) -> list[LineRange]:
     """Ranges of ``sizes`` lines each, one after another from line ``skip + 1`` of the
-    parallel files (whose line counts are checked first)."""
-    check_line_counts(paths)
+    parallel files (the caller has checked their line counts: :func:`check_line_counts`)."""
     bounds = [skip]
     for size in sizes:
         bounds.append(bounds[-1] + size)
