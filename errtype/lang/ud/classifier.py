@@ -581,8 +581,7 @@ class UDClassifier(LexemeRelations):
             return False
         if ending_change(o, c) and Levenshtein.distance(o.lower, c.lower, score_cutoff=1) > 1:
             return True
-        stem = self._stem(c)
-        return len(stem) >= 3 and stem in o.lower and stem not in c.lower
+        return _stem_changed(o, c, self._stem(c))
 
     def regularised_verb(self, o: Token, c: Token) -> bool:
         """A verb form the learner built regularly on a verb whose correct form changes its
@@ -595,22 +594,15 @@ class UDClassifier(LexemeRelations):
         if (self.stems is None or not self.words.infinitives or not verbal(o)
                 or not self._unknown(o, c) or not self._known(c)):
             return False
-        for lemma in self.stems(c.text):
-            ends = [e for e in self.words.infinitives if lemma.endswith(e)]
-            stem = lemma[:len(lemma) - max(map(len, ends))] if ends else ""
-            if len(stem) >= 3 and stem in o.lower and stem not in c.lower:
-                return True
-        return False
+        return any(_stem_changed(o, c, self.words.infinitive_stem(lemma) or "")
+                   for lemma in self.stems(c.text))
 
     def _stem(self, t: Token) -> str:
         """The lemma of ``t`` less a verb-lemma ending (pack ``INFINITIVE``) for a verb, else
         less its final vowels."""
         lemma = lemma_of(t)
-        if verbal(t):
-            ends = [e for e in self.words.infinitives if lemma.endswith(e)]
-            if ends:
-                return lemma[:len(lemma) - max(map(len, ends))]
-        return lemma.rstrip(_VOWELS)
+        stem = self.words.infinitive_stem(lemma) if verbal(t) else None
+        return lemma.rstrip(_VOWELS) if stem is None else stem
 
     def word_class(self, o: Token, c: Token) -> str | None:
         """ERRANT's last resort for a 1:1 edit: the shared UPOS, the mapped shared dependency,
@@ -859,3 +851,8 @@ def _governor(sent: Sentence, start: int) -> Token | None:
         if t.pos not in _MODIFIERS:
             return None
     return None
+
+
+def _stem_changed(o: Token, c: Token, stem: str) -> bool:
+    """The original keeps ``stem`` (three letters or more) where the correction changes it."""
+    return len(stem) >= 3 and stem in o.lower and stem not in c.lower

@@ -105,6 +105,11 @@ class WordLists:
         """``lemma`` ends like the language's verb lemmas."""
         return bool(self.infinitives) and lemma.lower().endswith(self.infinitives)
 
+    def infinitive_stem(self, lemma: str) -> str | None:
+        """``lemma`` less the longest verb-lemma ending it has (pack ``INFINITIVE``), or None."""
+        ends = [e for e in self.infinitives if lemma.endswith(e)]
+        return lemma[:len(lemma) - max(map(len, ends))] if ends else None
+
 
 def _compound_number(word: str, numbers: frozenset[str], joints: frozenset[str]) -> bool:
     """``word`` is two or more of ``numbers`` written together (a part may lose its final
