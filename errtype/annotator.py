@@ -55,7 +55,7 @@ class Annotator:
         return self._sent(orig, raw), self._sent(cor, raw)
 
     def align(self, orig: str | Sentence, cor: str | Sentence, lev: bool = False) -> Alignment:
-        return align(self._sent(orig), self._sent(cor), self.language, lev)
+        return align(*self._pair(orig, cor), self.language, lev)
 
     def merge(self, alignment: Alignment, merging: str = "rules",
               run_limit: int = MAX_RULE_RUN) -> list[Edit]:
@@ -102,7 +102,7 @@ class Annotator:
     def import_edit(self, orig: str | Sentence, cor: str | Sentence,
                     edit: Sequence[Any] | Edit, min: bool = True, old_cat: bool = False) -> Edit:
         """Build an Edit from ``[o_start, o_end, c_start, c_end(, type)]``, minimise and type it."""
-        o, c = self._sent(orig), self._sent(cor)
+        o, c = self._pair(orig, cor)
         if isinstance(edit, Edit):
             span, etype = list(edit.span), edit.type
         else:

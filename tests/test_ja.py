@@ -130,3 +130,11 @@ def test_cli_writes_segmented_m2_and_reads_it_back(ja: errtype.Annotator,
     again = tmp_path / "again.m2"
     assert m2_main(["--lang", "ja", "-gold", str(out), "-o", str(again)]) == 0
     assert again.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
+
+
+def test_align_and_import_edit_segment_strings_as_annotate_does(ja: errtype.Annotator) -> None:
+    orig, cor = "私は学校を行きます。", "私は学校に行きます。"
+    words = ["私", "は", "学校", "を", "行き", "ます", "。"]
+    assert [t.text for t in ja.align(orig, cor).orig] == words
+    edit = ja.import_edit(orig, cor, [3, 4, 3, 4])
+    assert (edit.o_str, edit.c_str, edit.type) == ("を", "に", "R:ADP")
