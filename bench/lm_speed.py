@@ -48,8 +48,8 @@ def sentences(limit: int) -> tuple[list[str], str]:
     return out[:limit or None], where
 
 
-def build(sents: Sequence[str], size: str) -> tuple[Any, Any]:
-    import torch
+def word_tokenizer(sents: Sequence[str]) -> Any:
+    """A whitespace word-level tokenizer over the words of ``sents`` (no download)."""
     import transformers
     from tokenizers import Tokenizer, models, pre_tokenizers
 
@@ -59,9 +59,17 @@ def build(sents: Sequence[str], size: str) -> tuple[Any, Any]:
             vocab.setdefault(w, len(vocab))
     tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
     tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tokenizer = transformers.PreTrainedTokenizerFast(
+    return transformers.PreTrainedTokenizerFast(
         tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>",
         unk_token="<unk>")
+
+
+def build(sents: Sequence[str], size: str) -> tuple[Any, Any]:
+    import torch
+    import transformers
+
+    tokenizer = word_tokenizer(sents)
+    vocab = tokenizer.get_vocab()
     shape = ({"n_embd": 768, "n_layer": 12, "n_head": 12} if size == "small"
              else {"n_embd": 64, "n_layer": 1, "n_head": 2})
     torch.manual_seed(0)

@@ -26,17 +26,9 @@ def sentences() -> list[str]:
 def random_gpt2(sents: list[str]) -> LanguageModel:
     import torch
     import transformers
-    from tokenizers import Tokenizer, models, pre_tokenizers
+    from lm_speed import word_tokenizer
 
-    vocab = {"<|endoftext|>": 0, "<unk>": 1}
-    for s in sents:
-        for w in s.split():
-            vocab.setdefault(w, len(vocab))
-    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tokenizer = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>",
-        unk_token="<unk>")
+    tokenizer = word_tokenizer(sents)
     torch.manual_seed(0)
     model = transformers.GPT2LMHeadModel(transformers.GPT2Config(vocab_size=50257))
     return HFCausalLM(model, tokenizer)
