@@ -47,15 +47,8 @@ def _handler(files: dict[str, bytes]) -> type[http.server.BaseHTTPRequestHandler
 def serve(files: dict[str, bytes]) -> Iterator[str]:
     """Serve ``files`` (URL path -> body; 404 otherwise, :data:`SLOW` streams slowly) on
     127.0.0.1; yields the base URL."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(files))
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with _serving(_handler(files)) as url:
+        yield url
 
 
 #: a JSON API handler: (path, request headers, request body as JSON) -> (status, extra response
@@ -87,10 +80,16 @@ def serve_api(handler: ApiHandler) -> Iterator[str]:
         def log_message(self, *args: object) -> None:
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Api)
+    with _serving(Api) as url:
+        yield url
+
+
+@contextmanager
+def _serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """``handler`` served on 127.0.0.1 from a thread until the block ends; yields the base URL."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}"
     finally:
