@@ -26,14 +26,16 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_scorers import timed  # noqa: E402
 
 from errtype.m2 import M2Block, M2Edit, read_m2, write_m2  # noqa: E402
 from errtype.score.edits.cherrant import cherrant_score  # noqa: E402
@@ -176,16 +178,6 @@ def derived_hypothesis(blocks: Sequence[M2Block]) -> Iterator[M2Block]:
             own = [e for e in by.get(0, []) if not e.is_noop]
             edits = own[::2] or [M2Edit.noop(0)]
         yield M2Block(b.source, edits)
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Best CPU seconds of ``repeat`` runs, and the last result."""
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.process_time()
-        out = fn()
-        best = min(best, time.process_time() - t0)
-    return best, out
 
 
 def main(argv: list[str] | None = None) -> int:
