@@ -64,6 +64,15 @@ def add_encoding_option(parser: argparse.ArgumentParser | argparse._ArgumentGrou
                         help=help)
 
 
+def add_unit_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--unit token|char``: the scoring unit (:func:`errtype.score.units.resolve_unit`)."""
+    parser.add_argument("--unit", choices=["token", "char"], default=None,
+                        help="scoring unit: whitespace tokens, or characters (every text and M2 "
+                             "input re-segmented; the default for a language written without "
+                             "spaces, such as --lang zh or ja, when the M2 inputs are in "
+                             "characters); default: token")
+
+
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("language and backend")
     g.add_argument("--lang", "-lang", default="en",

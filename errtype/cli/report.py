@@ -21,7 +21,14 @@ from typing import Any
 
 from ..errors import InputError
 from ..textio import atomic_output
-from .common import add_backend_options, backend_options, gold_hint, new_parser, run
+from .common import (
+    add_backend_options,
+    add_unit_option,
+    backend_options,
+    gold_hint,
+    new_parser,
+    run,
+)
 from .files import FOLDER, INPUT, NAMED_INPUT, OUTPUT, text_input
 
 PROG = "errtype report"
@@ -82,10 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--retype-gold", action="store_true",
                    help="re-type the gold edits even when their types are in the annotator's "
                         "set (= --edit-gold retype)")
-    p.add_argument("--unit", choices=["token", "char"], default=None,
-                   help="scoring unit: whitespace tokens, or characters (every input "
-                        "re-segmented; the default for Chinese when the M2 inputs are in "
-                        "characters); default: token")
+    add_unit_option(p)
     p.add_argument("--no-maxmatch", action="store_true", help="skip MaxMatch")
     p.add_argument("--no-gleu", action="store_true", help="skip GLEU")
     p.add_argument("-q", "--quiet", action="store_true",

@@ -33,6 +33,7 @@ from ..textio import atomic_output
 from .common import (
     add_backend_options,
     add_output_option,
+    add_unit_option,
     backend_options,
     gold_hint,
     new_parser,
@@ -106,10 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default=None,
                    help="the same metrics: model weights in float32 (default: the reference "
                         "scores) or bfloat16/float16 (faster on a GPU)")
-    g.add_argument("--unit", choices=["token", "char"], default=None,
-                   help="scoring unit: whitespace tokens, or characters (every text and M2 "
-                        "input re-segmented; the default for --lang zh/ja when the M2 inputs "
-                        "are in characters); default: token")
+    add_unit_option(g)
     c = p.add_argument_group("errant and cherrant (errant_compare's and ChERRANT's options)")
     c.add_argument("--cat", type=int, choices=[1, 2, 3], default=None,
                    help="per-type scores: 1 operation (M, R, S, W / M, R, U), 2 the type without "
