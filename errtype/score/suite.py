@@ -344,8 +344,9 @@ def _segmented(annotator: Callable[[], Any] | None, lang: str, language: Any,
                     raise InputError(
                         f"{name}: {lang} text without spaces, but the gold is not segmented as "
                         f"errtype segments it (line {differ.line}: {differ.source[:40]!r}): "
-                        f"give the text segmented as the gold, or score characters "
-                        f"(--unit char)")
+                        f"give the text segmented as the gold, annotate with the segmenter "
+                        f"that made it (Chinese words: --granularity word), or score "
+                        f"characters (--unit char)")
             return src_lines, refs, texts
     src_lines = None if src_lines is None else ann.segment(src_lines)
     refs = None if refs is None else [ann.segment(r, corrections=True) for r in refs]
