@@ -36,9 +36,25 @@ class Annotator:
     def lang(self) -> str:
         return self.language.code
 
-    def parse(self, text: str, tokenize: bool = False) -> Sentence:
-        """Parse one sentence (whitespace-tokenised unless ``tokenize``)."""
-        return self.parser.parse(text, tokenize)
+    def parse(self, text: str, tokenize: bool | None = None) -> Sentence:
+        """Parse one sentence. ``tokenize=None`` (default): as annotation reads a string,
+        segmented by the parser in a language written without spaces (Japanese, Chinese) and
+        whitespace-tokenised in the others; ``True``: tokenised by the parser; ``False``:
+        pre-tokenised text, its tokens separated by spaces."""
+        return self.parser.parse(text, not self.language.spaced if tokenize is None
+                                 else tokenize)
+
+    def segment(self, texts: Iterable[str], corrections: bool = False) -> list[str]:
+        """The texts tokenised as annotation tokenises strings (:meth:`annotate`,
+        ``errtype-m2``), tokens joined by single spaces: segmented by the parser in a language
+        written without spaces (``corrections``: first rewritten as the language rewrites a
+        correction, e.g. Chinese in simplified characters), unchanged in the others."""
+        texts = list(texts)
+        if self.language.spaced:
+            return texts
+        if corrections:
+            texts = [self.language.correction_text(t) for t in texts]
+        return [" ".join(s.texts) for s in self.parser.parse_many(texts, True)]
 
     def _sent(self, x: str | Sentence, tokenize: bool = False) -> Sentence:
         return x if isinstance(x, Sentence) else self.parse(x, tokenize)
@@ -133,8 +149,8 @@ class Annotator:
                         tokenize: bool = False, batch_size: int = 512, *, jobs: int = 1,
                         on_error: str = "fail", max_tokens: int | None = None,
                         parse_noops: bool = False, merge_run_limit: int = MAX_RULE_RUN,
-                        transform: Callable[[Annotation, Any], Any] | None = None
-                        ) -> Iterator[Any]:
+                        transform: Callable[[Annotation, Any], Any] | None = None,
+                        pretokenised: bool = False) -> Iterator[Any]:
         """Annotate items ``(orig, cor)`` or ``(orig, [cor, ...])`` lazily; one Annotation per
         item, in input order. Strings are parsed in batches; Sentences are used as they are.
 
@@ -153,12 +169,14 @@ class Annotator:
         thread by default; :mod:`errtype.parse.blas`), which the workers inherit.
         ``transform(annotation, (orig, [cor, ...]))``, if given, runs where the item was
         annotated (in the worker) and its result is yielded instead: e.g. M2 formatting, so
-        only strings cross process boundaries.
+        only strings cross process boundaries. ``pretokenised``: strings are tokens separated
+        by spaces in every language (a language written without spaces segments them
+        otherwise, whatever ``tokenize`` says), e.g. characters scored as tokens.
         """
         _check_merging(merging, merge_run_limit)
         if on_error not in ("fail", "skip"):
             raise ValueError(f"on_error must be 'fail' or 'skip', not {on_error!r}")
-        tokenize = tokenize or not self.language.spaced
+        tokenize = not pretokenised and (tokenize or not self.language.spaced)
         options = StreamOptions(lev, merging, tokenize, on_error, max_tokens, parse_noops,
                                 merge_run_limit)
         return annotate_batches(self, items, options, batch_size, jobs, transform)

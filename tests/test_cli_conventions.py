@@ -389,3 +389,128 @@ def test_a_reader_closing_the_pipe_stops_the_command_quietly_with_141(tmp_path: 
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141
     assert err == ""
+
+
+def _every_parser() -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """Every parser of the project: each console script of pyproject.toml (``errtype`` through
+    its subcommands), the ``python -m`` tools, and every subcommand's parser."""
+    import importlib
+    import tomllib
+
+    from errtype.cli import errant_alias
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    modules = {target.split(":")[0] for target in scripts.values()}
+    commands = {f"errtype.cli.{module}" for module, _ in COMMANDS.values()}
+    assert modules - {"errtype.cli.main"} <= commands, "a console script is not a command"
+    seen = dict(_all_parsers())
+    captured: list[argparse.ArgumentParser] = []
+
+    class Stop(Exception):
+        pass
+
+    def capture(self: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        captured.append(self)
+        raise Stop
+
+    with pytest.MonkeyPatch.context() as mp:  # the tools that build their parser in main()
+        mp.setattr(argparse.ArgumentParser, "parse_args", capture)
+        for name, tool in (("errant_alias", errant_alias), ("reference", reference)):
+            with pytest.raises(Stop):
+                tool.main([])
+            seen[name] = captured[-1]
+    yield from seen.items()
+    by_module = {f"errtype.cli.{module}": name for name, (module, _) in COMMANDS.items()}
+    for module in sorted(modules - {"errtype.cli.main"}):  # the scripts' own parsers
+        yield by_module[module], importlib.import_module(module).build_parser()
+
+
+#: each concept that several commands take -> its one set of spellings; a command taking the
+#: concept as an option accepts exactly these (plus its reference tool's, in EXTRA_SPELLINGS)
+CONCEPTS = {
+    "original text": {"-orig", "--orig", "--src", "--source"},
+    "corrected text": {"-cor", "--cor"},
+    "references": {"--ref", "-ref"},
+    "hypotheses": {"--hyp", "-hyp"},
+    "output": {"-o", "--out", "-out"},
+    "lang": {"--lang", "-lang"},
+    "unit": {"--unit"},
+    "edit gold": {"--edit-gold"},
+    "keep gold types": {"--keep-gold-types"},
+    "retype gold": {"--retype-gold"},
+    "granularity": {"--granularity"},
+    "encoding errors": {"--encoding-errors"},
+}
+#: (parser, concept) -> the further spellings its reference tool or its past documented
+EXTRA_SPELLINGS = {
+    ("gleu", "original text"): {"-s"},            # compute_gleu's
+    ("gleu", "references"): {"-r", "--reference"},
+    ("gleu", "hypotheses"): {"--hypothesis"},
+    ("ratio", "references"): {"--refs"},
+    ("ratio", "hypotheses"): {"--systems"},
+}
+#: (parser, concept) -> why a spelling of the set is missing there
+MISSING_SPELLINGS = {("gleu", "output"): {"-o"}}  # -o is GLEU's hypothesis (compute_gleu)
+#: concepts that travel together: a parser with the first has the others
+SIBLINGS = [("--edit-gold", "--keep-gold-types", "--retype-gold", "--unit"),
+            ("--lang", "--granularity", "--scheme", "--no-simplified")]
+#: --edit-gold with another meaning: SEEDA's columns (default auto, no detect)
+OWN_EDIT_GOLD = {"meta seeda"}
+
+
+def test_every_parser_matches_exactly_and_spells_each_concept_one_way() -> None:
+    """allow_abbrev is off everywhere (``errtype-compare --hyp`` is not ``--hyp-text``), and
+    every concept has one set of spellings in every parser that takes it (ERRANT's
+    ``-hyp``/``-ref``/``-orig``/``-cor``/``-out`` included), and the options of one concept
+    (edit gold, zh options) go together."""
+    parsers = list(_every_parser())
+    assert len(parsers) >= 30
+    for name, parser in parsers:
+        assert parser.allow_abbrev is False, name
+        opts = _options(parser)
+        for concept, flags in CONCEPTS.items():
+            want = (flags | EXTRA_SPELLINGS.get((name, concept), set())) - \
+                MISSING_SPELLINGS.get((name, concept), set())
+            for action in {id(a): a for o, a in opts.items() if o in want}.values():
+                if concept == "edit gold" and name in OWN_EDIT_GOLD:
+                    continue
+                assert set(action.option_strings) == want, (name, concept)
+        for group in SIBLINGS:
+            if group[0] in opts and name not in OWN_EDIT_GOLD:
+                assert set(group) <= set(opts), (name, group)
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", "--hyp-t", "x.m2", "-ref", "y.m2"],   # a prefix of --hyp-text
+    ["score", "-m", "m2", "--re", "g.m2", "--hyp", "x.txt"],
+    ["report", "--ref", "g.m2", "--hyp", "x.txt", "-o", "r.html", "--keep-gold"],
+    ["m2", "-orig", "a", "-cor", "b", "-o", "c", "--max-tok", "5"],
+])
+def test_no_prefix_matching(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        errtype_main(argv)
+    assert exc.value.code == 2
+    assert "unrecognized arguments" in capsys.readouterr().err
+
+
+def test_errant_spellings_and_shared_options(files: dict[str, str], tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """``errtype score -hyp/-ref/-orig`` (ERRANT's spellings) and ``--keep-gold-types`` work as
+    in ``errtype report``; ``errtype-m2 --src/--cor`` are ``-orig/-cor``."""
+    out = tmp_path / "s.tsv"
+    assert errtype_main(["score", "-m", "m2", "errant", "-ref", files["gold"], "-hyp",
+                         f"S={files['cor']}", "-orig", files["text"], "--keep-gold-types",
+                         "--tsv", "-out", str(out)]) == 0
+    rows = out.read_text().splitlines()
+    assert any(r.startswith("S\terrant\t") for r in rows), rows
+    from errtype.cli import score
+
+    args = score.build_parser().parse_args(["-m", "errant", "--keep-gold-types"])
+    assert score.metric_settings(["errant"], args)["errant"]["gold_edits"] == "m2"
+    m2 = tmp_path / "o.m2"
+    assert errtype_main(["m2", "--src", files["text"], "--cor", files["cor"], "--out",
+                         str(m2)]) == 0
+    assert m2.read_text() == GOLD
+    assert errtype_main(["score", "-m", "m2", "--ref", files["gold"], "--hyp", files["cor"],
+                         "--granularity", "word"]) == 2
+    assert "apply to languages written without spaces" in capsys.readouterr().err

@@ -49,12 +49,12 @@ def test_segmentation_tags_and_spaces(ja: errtype.Annotator) -> None:
 
 
 def test_pretokenised_text_keeps_its_tokens(ja: errtype.Annotator) -> None:
-    s = ja.parse("私 は 日本語 を 勉強 して います 。")
+    s = ja.parse("私 は 日本語 を 勉強 して います 。", tokenize=False)
     assert s.texts == ("私", "は", "日本語", "を", "勉強", "して", "います", "。")
     assert s[2].pos == "NOUN" and s[2].lemma == "日本語"     # a compound is its own lemma
     assert s[5].pos == "VERB" and s[5].lemma == "為る"       # a verb with its ending
     # a token MeCab's segmentation crosses is analysed on its own
-    assert ja.parse("日 本語")[1].text == "本語"
+    assert ja.parse("日 本語", tokenize=False)[1].text == "本語"
 
 
 def test_raw_text_is_segmented_by_the_api(ja: errtype.Annotator) -> None:

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ErrtypeError
+from ..errors import ErrtypeError, InputError
 from .files import OUTPUT, check_paths
 
 #: exit status of a usage or input error (argparse's own)
@@ -39,17 +39,46 @@ def details(doc: str | None) -> str:
     return re.sub(r"``(.+?)``", r"\1", rest[0]) if rest else ""
 
 
+class CommandParser(argparse.ArgumentParser):
+    """argparse's parser without prefix matching (``allow_abbrev=False``): an option is taken only
+    as spelled, so ``--hyp`` never silently means ``--hyp-text``. Subcommand parsers are of the
+    same class (argparse makes them with ``type(parent)``), so they match exactly too."""
+
+    def __init__(self, *args: Any, allow_abbrev: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, allow_abbrev=allow_abbrev, **kwargs)
+
+
 def new_parser(prog: str, description: str, **kwargs: Any) -> argparse.ArgumentParser:
-    """An argument parser with the options every command has (``--version``)."""
+    """An argument parser (:class:`CommandParser`) with the options every command has
+    (``--version``)."""
     from .. import __version__
 
-    p = argparse.ArgumentParser(prog=prog, description=description, **kwargs)
+    p = CommandParser(prog=prog, description=description, **kwargs)
     p.add_argument("--version", action="version", version=f"{prog} (errtype {__version__})")
     return p
 
 
-def add_output_option(parser: argparse.ArgumentParser, what: str = "the printed result",
-                      flags: tuple[str, ...] = ("-o", "--out")) -> None:
+#: the spellings of each input or option that several commands take: one set per concept, the
+#: same in every command (ERRANT's single-dash long spellings are aliases of the double-dash
+#: ones; a command may put its traditional spelling first, which names the value in its help)
+SPELLINGS: dict[str, tuple[str, ...]] = {
+    "orig": ("-orig", "--orig", "--src", "--source"),
+    "cor": ("-cor", "--cor"),
+    "hyp": ("--hyp", "-hyp"),
+    "ref": ("--ref", "-ref"),
+    "out": ("-o", "--out", "-out"),
+}
+
+
+def spellings(concept: str, first: str | None = None) -> tuple[str, ...]:
+    """The option strings of ``concept`` (:data:`SPELLINGS`), ``first`` put first."""
+    flags = SPELLINGS[concept]
+    return flags if first is None else (first, *(f for f in flags if f != first))
+
+
+def add_output_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+                      what: str = "the printed result",
+                      flags: tuple[str, ...] = SPELLINGS["out"]) -> None:
     """``-o/--out FILE``: write what the command prints (default: standard output)."""
     parser.add_argument(*flags, dest="out", type=OUTPUT, default="-", metavar="FILE",
                         help=f"write {what} to FILE, atomically (default: '-', standard output)")
@@ -87,10 +116,67 @@ def add_backend_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--feats", action="store_true",
                    help="UD languages: name the differing UD features of inflection errors "
                         "(R:NOUN:INFL:Case)")
+    z = parser.add_argument_group("languages written without spaces (zh)")
+    z.add_argument("--granularity", choices=("char", "word"),
+                   help="tokens: characters (default; ChERRANT's char level) or words "
+                        "(segmented and tagged by jieba)")
+    z.add_argument("--scheme", choices=("errtype", "cherrant"),
+                   help="word-level error types: errtype's UD types (default) or ChERRANT's "
+                        "(char level types are always ChERRANT's operation letters M/R/S/W)")
+    z.add_argument("--no-simplified", "--no_simplified", dest="no_simplified",
+                   action="store_true",
+                   help="keep the references as written (default: converted to simplified "
+                        "characters with OpenCC t2s, as ChERRANT does)")
+
+
+def language_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of a language written without spaces given on the command line
+    (:func:`add_backend_options`); an :class:`ErrtypeError` when ``--lang`` takes none."""
+    opts: dict[str, Any] = {}
+    if getattr(args, "granularity", None):
+        opts["granularity"] = args.granularity
+    if getattr(args, "scheme", None):
+        opts["scheme"] = args.scheme
+    if getattr(args, "no_simplified", False):
+        opts["simplified"] = False
+    if opts:
+        from ..lang.packs import get_pack
+
+        pack = get_pack(args.lang)
+        if pack is None or pack.segmenter is None:
+            raise InputError("--granularity, --scheme and --no-simplified apply to languages "
+                             f"written without spaces (zh), not --lang {args.lang}")
+    return opts
+
+
+def add_edit_gold_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--edit-gold MODE`` and its shorthands ``--keep-gold-types`` (= m2) and
+    ``--retype-gold`` (= retype), which exclude each other: the gold edits of the metrics that
+    compare the annotator's edits (:data:`errtype.score.suite.EDIT_GOLD`)."""
+    from ..score.suite import EDIT_GOLD
+
+    g = parser.add_mutually_exclusive_group()
+    g.add_argument("--edit-gold", choices=list(EDIT_GOLD), default="detect",
+                   help="gold edits of the ERRANT-edit metrics (errant, senterrant, cleme, "
+                        "goto, pt-errant) from an M2 gold: " + "; ".join(
+                       f"{k} = {v}" for k, v in EDIT_GOLD.items()) + " (default: detect)")
+    g.add_argument("--keep-gold-types", action="store_true",
+                   help="the gold's own edits and types (= --edit-gold m2)")
+    g.add_argument("--retype-gold", action="store_true",
+                   help="re-type the gold edits even when their types are in the annotator's "
+                        "set (= --edit-gold retype)")
+
+
+def edit_gold(args: argparse.Namespace) -> str:
+    """The gold edit mode that :func:`add_edit_gold_options`'s options ask for."""
+    return ("m2" if args.keep_gold_types else "retype" if args.retype_gold
+            else args.edit_gold)
 
 
 def backend_options(args: argparse.Namespace) -> dict[str, Any]:
-    opts: dict[str, Any] = {}
+    """The annotator options given on the command line: backend and language options (what
+    ``errtype.load`` takes)."""
+    opts: dict[str, Any] = language_options(args)
     if getattr(args, "spacy_model", None):
         opts["spacy_model"] = args.spacy_model
     if getattr(args, "udpipe_model", None):

@@ -22,6 +22,7 @@ from .common import (
     backend_options,
     new_parser,
     run,
+    spellings,
 )
 from .files import OUTPUT, m2_input, text_input
 
@@ -41,8 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
         usage="%(prog)s [options] (-hyp HYP -ref REF | -orig ORIG -hyp_text HYP "
               "-ref_text REF [REF ...])",
     )
-    p.add_argument("-hyp", type=m2_input(TEXT_NOT_M2), help="A hypothesis M2 file.")
-    p.add_argument("-ref", type=m2_input(TEXT_NOT_M2), help="A reference M2 file.")
+    p.add_argument(*spellings("hyp", "-hyp"), dest="hyp", type=m2_input(TEXT_NOT_M2),
+                   help="A hypothesis M2 file.")
+    p.add_argument(*spellings("ref", "-ref"), dest="ref", type=m2_input(TEXT_NOT_M2),
+                   help="A reference M2 file.")
     p.add_argument("-b", "--beta", type=float, default=0.5,
                    help="Value of beta in F-score. (default: 0.5)")
     p.add_argument("-v", "--verbose", action="store_true", help="Print verbose output.")
@@ -66,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "2: Only show main tier scores; e.g. NOUN.\n"
                         "3: Show all category scores; e.g. R:NOUN.")
     text = p.add_argument_group("text mode (errtype extension: extract the edits first)")
-    text.add_argument("-orig", type=text_input(M2_NOT_TEXT),
+    text.add_argument(*spellings("orig"), dest="orig", type=text_input(M2_NOT_TEXT),
                       help="Source text, one sentence per line (tokenised unless -tok).")
     text.add_argument("-hyp_text", "--hyp-text", dest="hyp_text", type=text_input(M2_NOT_TEXT),
                       help="Hypothesis text, parallel to -orig.")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import add_encoding_option, describe, details, new_parser, run
+from .common import add_encoding_option, describe, details, new_parser, run, spellings
 from .files import INPUT, OUTPUT, PREFIX, m2_input, text_input
 
 PROG = "errtype convert"
@@ -34,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
                            description=f"M2 -> {'parallel text' if 'text' in name else 'JSONL'}")
         s.add_argument("m2_file", type=m2_input(TEXT_NOT_M2),
                        help="M2 file ('-' = standard input)")
-        s.add_argument("-o", "--out", required=True, type=kind, metavar="FILE", help=what)
+        s.add_argument(*spellings("out"), dest="out", required=True, type=kind, metavar="FILE",
+                       help=what)
         s.add_argument("--missing", choices=("first", "empty"), default="first",
                        help="an annotator absent from a block: same as the block's first "
                             "annotator (default, the CoNLL-2014 convention) or no correction")
@@ -50,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         s = sub.add_parser(name, help=what.split(":")[0], description=what)
         s.add_argument("m2_file", type=m2_input(TEXT_NOT_M2),
                        help="M2 file, either dialect ('-' = standard input)")
-        s.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+        s.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
                        help="output M2 file ('-' = standard output)")
         if name == "cherrant-to-m2":
             s.add_argument("--alternatives", choices=("first", "split"), default="first",
@@ -64,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "original and corrected text, type and its parts; noops "
                                     "included (see docs/formats.md)")
     tb.add_argument("m2_file", type=m2_input(TEXT_NOT_M2), help="M2 file ('-' = standard input)")
-    tb.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+    tb.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
                     help="output file ('-' = standard output, not for parquet)")
     tb.add_argument("--format", required=True, choices=("jsonl", "tsv", "parquet"),
                     help="JSON lines, TSV with a header, or Parquet (needs errtype[table])")
@@ -77,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("orig", type=text_input(m2_hint), help="original text, one sentence per line")
     t.add_argument("cors", nargs="+", type=text_input(m2_hint),
                    help="corrected text file(s), one per annotator")
-    t.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+    t.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
                    help="output M2 file ('-' = standard output)")
     _gector_parsers(sub)
     return p
@@ -91,15 +92,17 @@ def _gector_parsers(sub: argparse._SubParsersAction) -> None:
                     "are left out and counted on standard error), or, with --from-m2, tags "
                     "from the edits of an M2 file (see docs/training.md).")
     hint = "an M2 file is tagged with --from-m2 FILE.m2"
-    g.add_argument("-orig", type=text_input(hint), help="original text, one sentence per line")
-    g.add_argument("-cor", type=text_input(hint), help="corrected text, one sentence per line")
+    g.add_argument(*spellings("orig"), dest="orig", type=text_input(hint),
+                   help="original text, one sentence per line")
+    g.add_argument(*spellings("cor"), dest="cor", type=text_input(hint),
+                   help="corrected text, one sentence per line")
     g.add_argument("--from-m2", metavar="M2", type=m2_input(TEXT_NOT_M2),
                    help="tag the corrections of this M2 file with the spans of its edits "
                         "instead of GECToR's difflib alignment of -orig and -cor")
     g.add_argument("--annotator", type=int, metavar="ID",
                    help="--from-m2: only this annotator's corrections (default: one line per "
                         "block and annotator)")
-    g.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+    g.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
                    help="output tag file ('-' = standard output)")
     g.add_argument("--keep-untaggable", action="store_true",
                    help="write a line for every pair, also those GECToR's script leaves out "
@@ -110,7 +113,7 @@ def _gector_parsers(sub: argparse._SubParsersAction) -> None:
                        description="GECToR tag lines -> the corrected sentences, as GECToR's "
                                    "preprocess_data.py reads its tags back")
     t.add_argument("tags", type=INPUT, help="tag file, one tagged sentence per line")
-    t.add_argument("-o", "--out", required=True, type=OUTPUT, metavar="FILE",
+    t.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
                    help="corrected text ('-' = standard output)")
     t.add_argument("--source-out", type=OUTPUT, metavar="FILE",
                    help="also write the source tokens of every line to FILE")

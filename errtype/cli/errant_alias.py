@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import argparse
-
 from ..errant.alias import build_wheel
+from .common import CommandParser
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
+    ap = CommandParser(
         prog="python -m errtype.cli.errant_alias",
         description="Build the 'errant' alias wheel: a distribution named errant whose package "
                     "and commands (errant_parallel, errant_m2, errant_compare) are errtype's "

@@ -22,7 +22,7 @@ import sys
 from ..score.ngram.gleu import read_gleu_inputs
 from ..score.registry import get_metric
 from ..textio import atomic_output
-from .common import add_output_option, describe, new_parser, run
+from .common import add_output_option, describe, new_parser, run, spellings
 from .files import INPUT, OUTPUT, text_input
 
 PROG = "errtype-gleu"
@@ -33,12 +33,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = new_parser(PROG, describe(__doc__), epilog="-o is the hypothesis, as in the GLEU "
                    "scripts (the one exception to errtype's -o/--out = output); the output "
                    "file is --out.")
-    p.add_argument("-s", "--source", "--src", required=True, type=text_input(M2_NOT_TEXT),
+    p.add_argument("-s", *spellings("orig", "--source"), dest="source", required=True,
+                   type=text_input(M2_NOT_TEXT),
                    help="source sentences")
-    p.add_argument("-r", "--reference", "--ref", nargs="+", required=True, type=INPUT,
+    p.add_argument("-r", "--reference", *spellings("ref"), dest="reference", nargs="+",
+                   required=True, type=INPUT,
                    help="reference files (one per annotator); a FILE.m2 gives one reference per "
                         "annotator, and its sentences must match the source")
-    p.add_argument("--hyp", "--hypothesis", dest="hypothesis", nargs="+", default=[],
+    p.add_argument(*spellings("hyp"), "--hypothesis", dest="hypothesis", nargs="+", default=[],
                    metavar="HYP", type=text_input(M2_NOT_TEXT), help="hypothesis files to score")
     p.add_argument("-o", dest="gleu_hypothesis", nargs="+", default=[], metavar="HYP",
                    type=text_input(M2_NOT_TEXT),
@@ -55,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default) or str.split")
     p.add_argument("--human", action="store_true",
                    help="also score each reference against the others (the human figure)")
-    add_output_option(p, flags=("--out",))  # -o is the hypothesis here
+    add_output_option(p, flags=("--out", "-out"))  # -o is the hypothesis here
     p.add_argument("--json", metavar="FILE", type=OUTPUT,
                    help="write all results as JSON (- = stdout)")
     return p

@@ -6,8 +6,17 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from ..errors import InputError
 from ..merge import MAX_RULE_RUN, STRATEGIES
-from .common import add_backend_options, add_encoding_option, backend_options, new_parser, run
+from .common import (
+    add_backend_options,
+    add_encoding_option,
+    backend_options,
+    language_options,
+    new_parser,
+    run,
+    spellings,
+)
 from .files import INPUT, OUTPUT, m2_input, text_input
 
 if TYPE_CHECKING:
@@ -34,9 +43,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("-gold", action="store_true", help="re-type the gold edits of M2_FILE")
     mode.add_argument("-auto", action="store_true", help="re-extract edits from M2_FILE")
-    p.add_argument("-orig", type=text_input(M2_NOT_TEXT),
+    p.add_argument(*spellings("orig"), dest="orig", type=text_input(M2_NOT_TEXT),
                    help="original text, one sentence per line")
-    p.add_argument("-cor", nargs="+", type=text_input(M2_NOT_TEXT),
+    p.add_argument(*spellings("cor"), dest="cor", nargs="+", type=text_input(M2_NOT_TEXT),
                    help="corrected text file(s), one per annotator")
     p.add_argument("--para", metavar="F", type=text_input(M2_NOT_TEXT),
                    help="ChERRANT's parallel file: id<TAB>source<TAB>reference 1<TAB>reference "
@@ -46,7 +55,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p.add_argument("--conllu-cor", nargs="+", metavar="F", type=INPUT,
                    help="corrected sentences as CoNLL-U, one file per annotator (same number "
                         "of sentences as --conllu-orig)")
-    p.add_argument("-o", "--out", "-out", required=True, type=OUTPUT, metavar="FILE",
+    p.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
                    help="output M2 file ('-' = standard output; -out is ERRANT's spelling)")
     p.add_argument("-tok", action="store_true", help="tokenise the text with the parser")
     p.add_argument("-lev", action="store_true", help="plain Levenshtein alignment")
@@ -91,30 +100,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         "TSV or Parquet (needs errtype[table]); see docs/formats.md")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar or summary")
     add_backend_options(p)
-    g = p.add_argument_group("languages written without spaces (zh)")
-    g.add_argument("--granularity", choices=("char", "word"),
-                   help="tokens: characters (default; ChERRANT's char level) or words "
-                        "(segmented and tagged by jieba)")
-    g.add_argument("--scheme", choices=("errtype", "cherrant"),
-                   help="word-level error types: errtype's UD types (default) or ChERRANT's "
-                        "(char level types are always ChERRANT's operation letters M/R/S/W)")
-    g.add_argument("--no-simplified", "--no_simplified", dest="no_simplified",
-                   action="store_true",
-                   help="keep the references as written (default: converted to simplified "
-                        "characters with OpenCC t2s, as ChERRANT does)")
     return p
-
-
-def language_options(args: argparse.Namespace) -> dict[str, object]:
-    """The options of a language written without spaces that were given on the command line."""
-    opts: dict[str, object] = {}
-    if args.granularity:
-        opts["granularity"] = args.granularity
-    if args.scheme:
-        opts["scheme"] = args.scheme
-    if args.no_simplified:
-        opts["simplified"] = False
-    return opts
 
 
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
@@ -160,7 +146,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
 
             annotator = Annotator(args.lang, parser=PreParsed())
         else:
-            annotator = load(args.lang, **backend_options(args), **language_options(args))
+            annotator = load(args.lang, **backend_options(args))
         with Progress(state["total"], prog, enabled=None if not args.quiet else False
                       ) as bar:
             def tick(n: int) -> None:
@@ -253,13 +239,10 @@ def _check_modes(args: argparse.Namespace) -> str | None:
     if sum(map(bool, (parallel, conllu, para, m2))) > 1:
         return "use one of -orig/-cor, --para, --conllu-orig/--conllu-cor or -gold/-auto " \
                "M2_FILE"
-    if language_options(args):
-        from ..lang.packs import get_pack
-
-        pack = get_pack(args.lang)
-        if pack is None or pack.segmenter is None:
-            return "--granularity, --scheme and --no-simplified apply to languages written " \
-                   f"without spaces (zh), not --lang {args.lang}"
+    try:
+        language_options(args)
+    except InputError as exc:
+        return str(exc)
     if parallel and not (args.orig and args.cor):
         return "parallel mode needs both -orig and -cor"
     if conllu and not (args.conllu_orig and args.conllu_cor):
@@ -301,7 +284,7 @@ def _run_dask(args: argparse.Namespace, state: dict, prog: str = PROG) -> int:
     from ..progress import Progress
 
     settings = Settings.make(
-        args.lang, {**backend_options(args), **language_options(args)}, lev=args.lev,
+        args.lang, backend_options(args), lev=args.lev,
         merging=args.merge, tokenize=args.tok,
         on_error=args.on_error, max_tokens=args.max_tokens,
         errant_noop=args.errant_noop or args.errant_compat,

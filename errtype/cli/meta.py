@@ -42,7 +42,7 @@ from ..score.meta.correlation import (
     system_correlation,
 )
 from ..textio import atomic_output
-from .common import add_output_option, describe, details, new_parser, run
+from .common import add_output_option, describe, details, new_parser, run, spellings
 from .files import INPUT, OUTPUT, m2_input, text_input
 
 PROG = "errtype-meta"
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Compute metrics on SEEDA's judged subset and correlate "
                                     "them with its human scores.")
     sd.add_argument("seeda", help="a checkout of github.com/tmu-nlp/SEEDA (a folder)")
-    sd.add_argument("--ref", required=True, type=m2_input(
+    sd.add_argument(*spellings("ref"), dest="ref", required=True, type=m2_input(
         "give the CoNLL-2014 gold M2 (official-2014.combined.m2)"),
         help="the gold M2 of the whole CoNLL-2014 test set")
     sd.add_argument("-m", "--metrics", nargs="+", required=True, metavar="METRIC",

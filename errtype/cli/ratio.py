@@ -33,6 +33,7 @@ from .common import (
     details,
     new_parser,
     run,
+    spellings,
 )
 from .files import OUTPUT, m2_input, text_input
 
@@ -47,13 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("gold (one of)")
     g.add_argument("--m2", type=m2_input(TEXT_NOT_M2),
                    help="M2 file with at least 2 annotator ids")
-    g.add_argument("--source", type=text_input(M2_NOT_TEXT), help="source text (with --refs)")
-    g.add_argument("--refs", nargs="+", type=text_input(M2_NOT_TEXT),
+    g.add_argument(*spellings("orig", "--source"), dest="source", type=text_input(M2_NOT_TEXT),
+                   help="source text (with --refs)")
+    g.add_argument("--refs", *spellings("ref"), dest="refs", nargs="+",
+                   type=text_input(M2_NOT_TEXT),
                    help="N >= 2 corrected texts, parallel to --source")
     p.add_argument("systems", nargs="*", type=text_input(M2_NOT_TEXT),
                    help="system outputs, one sentence per line (before --refs, which takes "
                         "every following file name, or give --systems)")
-    p.add_argument("--systems", dest="more_systems", nargs="+", default=[], metavar="SYSTEM",
+    p.add_argument("--systems", *spellings("hyp"), dest="more_systems", nargs="+", default=[],
+                   metavar="SYSTEM",
                    type=text_input(M2_NOT_TEXT),
                    help="system outputs (an alternative to the positional arguments)")
     p.add_argument("--scorer", choices=["maxmatch", "errant", "exact"], default="maxmatch",

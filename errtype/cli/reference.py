@@ -17,6 +17,7 @@ import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
+from .common import CommandParser
 from .files import ROLES
 from .main import COMMANDS
 
@@ -119,7 +120,7 @@ def is_current(page: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m errtype.cli.reference",
+    ap = CommandParser(prog="python -m errtype.cli.reference",
                                  description="Generate the CLI reference in docs/cli.md.")
     ap.add_argument("page", nargs="?", type=Path, default=DEFAULT_PAGE)
     ap.add_argument("--check", action="store_true", help="exit 1 when the page is out of date")

@@ -23,11 +23,14 @@ from ..errors import InputError
 from ..textio import atomic_output
 from .common import (
     add_backend_options,
+    add_edit_gold_options,
     add_unit_option,
     backend_options,
+    edit_gold,
     gold_hint,
     new_parser,
     run,
+    spellings,
 )
 from .files import FOLDER, INPUT, NAMED_INPUT, OUTPUT, text_input
 
@@ -35,18 +38,17 @@ PROG = "errtype report"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ..score.suite import EDIT_GOLD
-
     p = new_parser(PROG, "HTML report / tables of GEC systems.")
-    p.add_argument("--ref", nargs="+", type=INPUT,
+    p.add_argument(*spellings("ref"), dest="ref", nargs="+", type=INPUT,
                    help="gold M2 file, or corrected texts parallel to --src (required, here "
                         "or in --config)")
-    p.add_argument("--src", type=text_input("the gold M2 goes after --ref (it holds the source)"),
+    p.add_argument(*spellings("orig", "--src"), dest="src",
+                   type=text_input("the gold M2 goes after --ref (it holds the source)"),
                    help="source text, one tokenised sentence per line")
-    p.add_argument("--hyp", nargs="+", metavar="NAME=FILE", type=NAMED_INPUT,
+    p.add_argument(*spellings("hyp"), dest="hyp", nargs="+", metavar="NAME=FILE", type=NAMED_INPUT,
                    help="systems: tokenised text or M2 (named by NAME, else the file name; "
                         "required, here or in --config)")
-    p.add_argument("-o", "--out", type=OUTPUT, metavar="FILE",
+    p.add_argument(*spellings("out"), dest="out", type=OUTPUT, metavar="FILE",
                    help="output file ('-' = standard output; required, here or in --config)")
     p.add_argument("--config", type=INPUT, metavar="FILE",
                    help="read options from a TOML file (keys: the long option names, e.g. "
@@ -78,17 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "len:30-), edits:A-B (gold edits of the annotator with the most; "
                         "edits:0 = unchanged by every annotator), ids:FILE (1-based sentence "
                         "numbers or ranges A-B)")
-    g = a.add_mutually_exclusive_group()
-    g.add_argument("--edit-gold", choices=list(EDIT_GOLD), default="detect",
-                   help="the gold edits of an M2 gold, as errtype score: detect (default) "
-                        "re-types a gold whose types are not the annotator's type set (e.g. "
-                        "NUCLE) and says so; m2 keeps the gold's edits and types; retype "
-                        "always re-types; auto re-extracts them from the corrected texts")
-    g.add_argument("--keep-gold-types", action="store_true",
-                   help="the gold's own types (= --edit-gold m2)")
-    g.add_argument("--retype-gold", action="store_true",
-                   help="re-type the gold edits even when their types are in the annotator's "
-                        "set (= --edit-gold retype)")
+    add_edit_gold_options(a)
     add_unit_option(p)
     p.add_argument("--no-maxmatch", action="store_true", help="skip MaxMatch")
     p.add_argument("--no-gleu", action="store_true", help="skip GLEU")
@@ -136,8 +128,6 @@ def main(argv: list[str] | None = None) -> int:
                                 types=tuple(args.types or ()), subset=tuple(args.subset or ()))
         _check_early(options, args)
         systems = [parse_system_arg(h) for h in args.hyp]
-        edit_gold = ("m2" if args.keep_gold_types else
-                     "retype" if args.retype_gold else args.edit_gold)
         annotator = None
         opts = backend_options(args)
         if opts:
@@ -146,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             annotator = load(args.lang, **opts)
         inp = load_input(args.ref, systems, src=args.src, lang=args.lang, annotator=annotator,
                          unit=args.unit,
-                         edit_gold=edit_gold)
+                         edit_gold=edit_gold(args))
         inp.notes = [n + gold_hint(n) for n in inp.notes]
         if from_file:
             inp.notes.append(f"options from {args.config}: {', '.join(from_file)}")

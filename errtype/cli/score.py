@@ -32,12 +32,15 @@ from ..errors import InputError
 from ..textio import atomic_output
 from .common import (
     add_backend_options,
+    add_edit_gold_options,
     add_output_option,
     add_unit_option,
     backend_options,
+    edit_gold,
     gold_hint,
     new_parser,
     run,
+    spellings,
 )
 from .files import INPUT, NAMED_INPUT, OUTPUT, text_input
 
@@ -55,18 +58,17 @@ _CHERRANT_OPTIONS = {"cherrant_mode": "mode", "max_answer_num": "max_answer_num"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ..score.suite import EDIT_GOLD
-
     p = new_parser(PROG, "Score GEC systems with any metrics.")
     p.add_argument("-m", "--metrics", nargs="+", default=[], metavar="METRIC",
                    help="metrics of the registry (errtype score --list): e.g. m2 sentm2 errant "
                         "senterrant gleu goto scribendi")
-    p.add_argument("--hyp", nargs="+", metavar="NAME=FILE", type=NAMED_INPUT,
+    p.add_argument(*spellings("hyp"), dest="hyp", nargs="+", metavar="NAME=FILE", type=NAMED_INPUT,
                    help="systems: tokenised text or M2, one sentence per line (named by NAME, "
                         "else the file name)")
-    p.add_argument("--ref", nargs="+", default=[], metavar="FILE", type=INPUT,
+    p.add_argument(*spellings("ref"), dest="ref", nargs="+", default=[], metavar="FILE", type=INPUT,
                    help="gold M2 file, or reference texts parallel to --src (one per annotator)")
-    p.add_argument("--src", type=text_input("give the gold M2 as --ref GOLD.m2"),
+    p.add_argument(*spellings("orig", "--src"), dest="src",
+                   type=text_input("give the gold M2 as --ref GOLD.m2"),
                    help="source text, one tokenised sentence per line (needed with reference "
                         "texts or without references)")
     fmt = p.add_mutually_exclusive_group()
@@ -89,11 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("metric settings")
     g.add_argument("--beta", type=float, default=None,
                    help="F beta of the F-score metrics (default: each metric's, 0.5)")
-    g.add_argument("--edit-gold", choices=list(EDIT_GOLD), default="detect",
-                   help="gold edits of the ERRANT-edit metrics (errant, senterrant, cleme, "
-                        "goto, pt-errant) from an M2 gold: " + "; ".join(
-                       f"{k} = {v}" for k, v in EDIT_GOLD.items()) + " (default: detect, "
-                        "as errtype report)")
+    add_edit_gold_options(g)
     g.add_argument("--goto-weights", metavar="FILE", type=INPUT,
                    help="GoToScorer: read the chunk weights from FILE (default: weigh them by "
                         "all --hyp systems)")
@@ -163,7 +161,7 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
             out[n]["beta"] = args.beta
         if edits:
             out[n]["lang"] = args.lang
-            out[n]["gold_edits"] = args.edit_gold
+            out[n]["gold_edits"] = edit_gold(args)
         if canon == "goto" and args.goto_weights:
             out[n]["weights"] = args.goto_weights
         if canon == "scribendi" and args.lm:
@@ -342,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def body() -> int:
+        from ..annotator import LANGUAGE_OPTIONS
         from ..score.registry import ALIASES, describe
         from ..score.suite import aggregate_rows, load_suite, parse_system_arg, score_systems
 
@@ -358,21 +357,23 @@ def main(argv: list[str] | None = None) -> int:
             cherrant = any(ALIASES.get(m, m) == "cherrant" for m in args.metrics)
             args.lang = "zh" if cherrant else "en"
         state: dict[str, Any] = {}
+        options = backend_options(args)  # checked before any work
 
         def annotator() -> Any:
             if "ann" not in state:
                 from .. import load
 
-                state["ann"] = load(args.lang, **backend_options(args))
+                state["ann"] = load(args.lang, **options)
             return state["ann"]
 
         metrics = _build(args.metrics, args)
         infos = [describe(m) for _, m in metrics]
         language = None
-        if args.feats:
+        chosen = {k: v for k, v in options.items() if k in LANGUAGE_OPTIONS}
+        if chosen:
             from ..lang import get_language
 
-            language = get_language(args.lang, feats=True)
+            language = get_language(args.lang, **chosen)
         suite = load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
                            lang=args.lang, annotator=annotator, unit=args.unit,
                            same_source=any(i.same_source for i in infos), language=language)

@@ -67,7 +67,7 @@ def reannotate_block(annotator: Annotator, block: M2Block, mode: str = "gold",
                              "parallel text (--para) instead", line=block.line)
         return retype_cherrant_block(annotator, block).to_m2()
     rules = m2.ERRANT if errant_compat else m2.GOLD
-    orig = annotator.parse(block.source)
+    orig = annotator.parse(block.source, False)
     lines: list[str] = []
     for ann_id, edits in sorted(block.edits_by_annotator().items(), key=lambda kv: str(kv[0])):
         real = [e for e in edits if not e.is_noop]
@@ -76,7 +76,7 @@ def reannotate_block(annotator: Annotator, block: M2Block, mode: str = "gold",
             continue
         # ERRANT applies a noop line that is not first like an edit (see m2.apply_edits)
         correction = m2.apply_edits(orig.texts, edits if errant_compat else real, rules)
-        cor = annotator.parse(correction.text)
+        cor = annotator.parse(correction.text, False)
         placed = correction.placed
         if errant_compat:
             placed = sorted(placed, key=lambda p: (p.edit.start, p.edit.end))
@@ -85,7 +85,7 @@ def reannotate_block(annotator: Annotator, block: M2Block, mode: str = "gold",
             sent = cor
             if not p.applied:  # overlaps an applied edit: its own minimal corrected context
                 own = m2.apply_edits(orig.texts, [p.edit], rules)
-                sent, p = annotator.parse(own.text), own.placed[0]
+                sent, p = annotator.parse(own.text, False), own.placed[0]
             new = _retyped(annotator, orig, sent, p, mode, minimise, old_cats, rules)
             if new is not None:
                 kept.append(new)
@@ -108,7 +108,7 @@ def retype_cherrant_block(annotator: Annotator, block: M2Block) -> M2Block:
     """A block of ChERRANT's M2 dialect with every edit re-typed on its own spans and the file's
     segmentation: each ``T`` line's corrected words are the correction, the operation is the
     gold type's letter (``W`` stays a word-order edit), and every other field is kept."""
-    orig = annotator.parse(block.source)
+    orig = annotator.parse(block.source, False)
     edits: list[M2Edit] = []
     for target, group in block.target_edits():
         real = [e for e in group if not e.is_noop and e.type != "NA"]
@@ -118,7 +118,7 @@ def retype_cherrant_block(annotator: Annotator, block: M2Block) -> M2Block:
         correction = m2.apply_edits(orig.texts, real, m2.GOLD)
         if correction.left_out:
             raise InputError(f"edits of {target.label} overlap", line=block.line)
-        cor = annotator.parse(correction.text)
+        cor = annotator.parse(correction.text, False)
         for p in correction.placed:
             e = p.edit
             op = _CHERRANT_OPS.get(e.type[:1])

@@ -50,9 +50,11 @@ def gold_references(gold: Sequence[M2Block], missing: str = "first") -> list[lis
 
 
 def annotate_to_blocks(annotator: Any, items: Iterable[tuple[str, Sequence[str]]],
-                       tokenize: bool = False) -> list[M2Block]:
-    """M2 blocks of (source, [correction, ...]) pairs; correction k is annotator k."""
-    return [annotation_block(ann) for ann in annotator.annotate_stream(items, tokenize=tokenize)]
+                       tokenize: bool = False, pretokenised: bool = False) -> list[M2Block]:
+    """M2 blocks of (source, [correction, ...]) pairs; correction k is annotator k
+    (``pretokenised``: see :meth:`errtype.annotator.Annotator.annotate_stream`)."""
+    return [annotation_block(ann) for ann in annotator.annotate_stream(
+        items, tokenize=tokenize, **({"pretokenised": True} if pretokenised else {}))]
 
 
 def _edits_of(ann: Any, k: int) -> list[M2Edit]:
@@ -79,13 +81,14 @@ def _dialect_block(ann: Any, k: int) -> M2Block:
 
 
 def extract_edits(annotator: Any, sources: Sequence[str],
-                  systems: Mapping[str, Sequence[str]], dialect: bool = False
-                  ) -> dict[str, list[M2Block]]:
+                  systems: Mapping[str, Sequence[str]], dialect: bool = False,
+                  pretokenised: bool = False) -> dict[str, list[M2Block]]:
     """Hypothesis blocks (annotator 0) of every text system, parsing each source and each
     distinct changed hypothesis once (a hypothesis token-identical to its source is a noop,
     unless the language rewrites corrections first: Chinese converts them to simplified
     characters). ``dialect``: blocks as the language's M2 dialect writes them (standard M2 for
-    most; ChERRANT's, with every equal-cost edit sequence, for Chinese)."""
+    most; ChERRANT's, with every equal-cost edit sequence, for Chinese). ``pretokenised``: the
+    texts' space-separated tokens are kept in every language (characters scored as tokens)."""
     from ..lang.base import Language
 
     lang = getattr(annotator, "language", None)  # None: an annotator-like object
@@ -103,8 +106,9 @@ def extract_edits(annotator: Any, sources: Sequence[str],
         items.append((src, distinct))
     changed = [i for i, (_, d) in enumerate(items) if d]  # unchanged sentences are not parsed
     found: dict[int, list[M2Block]] = {}
-    for i, ann in zip(changed, annotator.annotate_stream(items[i] for i in changed),
-                      strict=True):
+    stream = annotator.annotate_stream((items[i] for i in changed),
+                                       **({"pretokenised": True} if pretokenised else {}))
+    for i, ann in zip(changed, stream, strict=True):
         found[i] = [_dialect_block(ann, k) if dialect else M2Block(items[i][0], _edits_of(ann, k))
                     for k in range(len(items[i][1]))]
     out: dict[str, list[M2Block]] = {n: [] for n in names}

@@ -32,7 +32,7 @@ from .extract import (
     m2_dialect,
 )
 from .registry import Metric, ScoreInput, describe
-from .units import char_block, char_text, resolve_unit
+from .units import char_block, char_text, is_char_segmented, resolve_unit
 
 __all__ = ["EDIT_GOLD", "Row", "Suite", "SuiteSystem", "aggregate_rows", "load_suite",
            "parse_system_arg", "score_systems"]
@@ -110,8 +110,11 @@ class Suite:
     _detected: tuple[str, str] | None = field(default=None, repr=False)
     _shared: dict[tuple[str, str], dict[Any, Any]] = field(default_factory=dict, repr=False)
     notes: list[str] = field(default_factory=list)
-    #: the scoring unit, ``token`` or ``char`` (every input was segmented in it when read)
+    #: the scoring unit, ``token`` or ``char`` (every input was segmented in it when read; in
+    #: characters, edits are extracted between characters in every language)
     unit: str = "token"
+    #: the M2 gold was segmented in words and is scored in characters (its edits re-expressed)
+    word_gold: bool = False
     #: the gold blocks as read, when the gold M2 is in ChERRANT's dialect (else None)
     _gold_as_read: list[M2Block] | None = field(default=None, repr=False)
 
@@ -141,7 +144,8 @@ class Suite:
                 raise InputError("this metric needs a gold: give --ref GOLD.m2 or reference "
                                  "texts")
             items = [(s, [r[i] for r in self._references]) for i, s in enumerate(self.sources)]
-            self._gold = annotate_to_blocks(self.annotator(), items)
+            self._gold = annotate_to_blocks(self.annotator(), items,
+                                            pretokenised=self.unit == "char")
             self._gold_extracted = True
             self.notes.append(f"gold edits extracted from {len(self._references)} reference "
                               f"text(s) by errtype's {self.lang} annotator")
@@ -162,6 +166,12 @@ class Suite:
                              f"{', '.join(EDIT_GOLD)})")
         if mode != "detect":
             return mode
+        if self._detected is None and self.is_m2_gold and self.word_gold:
+            self._detected = ("auto", "")
+            self.notes.append("the gold M2 is segmented in words and scored in characters: the "
+                              "gold edits of the ERRANT-edit metrics are extracted in "
+                              "characters from its corrected texts, as the systems' are "
+                              "(--edit-gold auto)")
         if self._detected is None:
             why = self.foreign_gold() if self.is_m2_gold else ""
             self._detected = ("retype" if why else "m2", why)
@@ -221,7 +231,8 @@ class Suite:
             if mode == "auto":
                 refs = gold_references(self.gold())
                 items = [(s, [r[i] for r in refs]) for i, s in enumerate(self.sources)]
-                self._edit_gold[mode] = annotate_to_blocks(self.annotator(), items)
+                self._edit_gold[mode] = annotate_to_blocks(self.annotator(), items,
+                                                           pretokenised=self.unit == "char")
             else:
                 self._edit_gold[mode] = self.retype().blocks
         return self._edit_gold[mode]
@@ -258,8 +269,9 @@ class Suite:
         text = {s.name: s.hypotheses for s in self.systems if s.blocks is None}
         written = dialect and bool(text) and m2_dialect(self.annotator()) != "standard"
         if written not in self._hyp_blocks:  # a standard dialect: extracted once
-            self._hyp_blocks[written] = (extract_edits(self.annotator(), self.sources, text,
-                                                       written) if text else {})
+            self._hyp_blocks[written] = (extract_edits(
+                self.annotator(), self.sources, text, written,
+                pretokenised=self.unit == "char") if text else {})
         out = dict(self._hyp_blocks[written])
         for s in self.systems:
             if s.blocks is not None:
@@ -299,6 +311,47 @@ def _read_m2(path: PathLike) -> tuple[list[M2Block], list[M2Block] | None]:
     if not any(b.is_cherrant for b in blocks):
         return blocks, None
     return [b.to_standard() for b in blocks], blocks
+
+
+def _segmented(annotator: Callable[[], Any] | None, lang: str, language: Any,
+               gold: list[M2Block] | None, src_lines: list[str] | None,
+               refs: list[list[str]] | None, texts: dict[str, list[str]]
+               ) -> tuple[list[str] | None, list[list[str]] | None, dict[str, list[str]]]:
+    """Texts of a language written without spaces, in the gold's tokens.
+
+    When the gold's sentences are segmented as errtype segments (``errtype-m2``'s segmenter,
+    :meth:`errtype.annotator.Annotator.segment`), or there is no M2 gold, every text is
+    segmented so (references and systems as corrections). A gold segmented otherwise
+    (NLPCC-2018's PKUNLP words) leaves texts as given, which must then be segmented as it is:
+    a file with no space in any line is refused. Texts of other languages are unchanged."""
+    from ..lang import get_language
+
+    if (language or get_language(lang)).spaced:
+        return src_lines, refs, texts
+    if annotator is None:
+        from .. import load
+
+        def annotator() -> Any:
+            return load(lang)
+    ann = annotator()
+    if gold is not None:
+        found = ann.segment(b.source for b in gold)
+        differ = next((b for b, f in zip(gold, found, strict=True) if f.split() != b.tokens),
+                      None)
+        if differ is not None:
+            for name, lines in [("--src", src_lines or []), *texts.items()]:
+                if lines and not any(len(t.split()) > 1 for t in lines):
+                    raise InputError(
+                        f"{name}: {lang} text without spaces, but the gold is not segmented as "
+                        f"errtype segments it (line {differ.line}: {differ.source[:40]!r}): "
+                        f"give the text segmented as the gold, annotate with the segmenter "
+                        f"that made it (Chinese words: --granularity word), or score "
+                        f"characters (--unit char)")
+            return src_lines, refs, texts
+    src_lines = None if src_lines is None else ann.segment(src_lines)
+    refs = None if refs is None else [ann.segment(r, corrections=True) for r in refs]
+    texts = {name: ann.segment(lines, corrections=True) for name, lines in texts.items()}
+    return src_lines, refs, texts
 
 
 def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] = (),
@@ -360,6 +413,14 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
     m2_inputs = ([(gold_name, gold)] if gold is not None else []) + [
         (path, blocks) for _, path, blocks, _ in read]
     unit = resolve_unit(unit, lang, m2_inputs, bool(texts or refs or src_lines is not None))
+    if unit == "char" and getattr(language, "granularity", "char") != "char":
+        raise InputError(f"--unit char scores {lang} in characters: extract the edits in "
+                         f"characters too (--granularity char, the default), or score the "
+                         f"words with --unit token")
+    if unit == "token" and (texts or refs or src_lines is not None):
+        src_lines, refs, texts = _segmented(annotator, lang, language, gold, src_lines, refs,
+                                            texts)
+    word_gold = unit == "char" and gold is not None and not is_char_segmented(gold)
     if unit == "char":
         def chars(blocks: list[M2Block] | None) -> list[M2Block] | None:
             return None if blocks is None else [char_block(b) for b in blocks]
@@ -405,7 +466,7 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
         hyps = [apply_edits(b.tokens, b.edits_by_annotator().get(0, [])) for b in blocks]
         out.append(SuiteSystem(name, str(path), hyps, blocks, as_read))
     suite = Suite(sources, out, gold_name, lang, gold, refs, annotator, unit=unit,
-                  _gold_as_read=gold_read, language=language)
+                  word_gold=word_gold, _gold_as_read=gold_read, language=language)
     suite.notes.extend(notes)
     return suite
 
