@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ErrtypeError
-from .files import OUTPUT, check_paths
+from .files import INPUT, OUTPUT, check_paths, name_options
 
 #: exit status of a usage or input error (argparse's own)
 USAGE_ERROR = 2
@@ -39,11 +39,21 @@ def details(doc: str | None) -> str:
     return re.sub(r"``(.+?)``", r"\1", rest[0]) if rest else ""
 
 
+class Parser(argparse.ArgumentParser):
+    """The parser of every command (and of its subcommands): its path values know the option
+    that gave them (:func:`errtype.cli.files.name_options`), for the messages of
+    :func:`errtype.cli.files.check_paths`."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        name_options(self)
+        return super().parse_known_args(args, namespace)
+
+
 def new_parser(prog: str, description: str, **kwargs: Any) -> argparse.ArgumentParser:
     """An argument parser with the options every command has (``--version``)."""
     from .. import __version__
 
-    p = argparse.ArgumentParser(prog=prog, description=description, **kwargs)
+    p = Parser(prog=prog, description=description, **kwargs)
     p.add_argument("--version", action="version", version=f"{prog} (errtype {__version__})")
     return p
 
@@ -78,7 +88,7 @@ def add_backend_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--lang", "-lang", default="en",
                    help="language code (default: en); any code of a UD language works")
     g.add_argument("--spacy-model", help="spaCy pipeline name or path (default per language)")
-    g.add_argument("--udpipe-model",
+    g.add_argument("--udpipe-model", type=INPUT,
                    help="UDPipe 1 .udpipe model file (any language; default: the model fetched "
                         "by 'errtype download LANG')")
     g.add_argument("--blis", action="store_true",

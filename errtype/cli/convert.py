@@ -18,10 +18,12 @@ import argparse
 import sys
 
 from .common import add_encoding_option, describe, details, new_parser, run
-from .files import INPUT, OUTPUT, PREFIX, m2_input, text_input
+from .files import INPUT, OUTPUT, m2_input, path_type, text_input
 
 PROG = "errtype convert"
 TEXT_NOT_M2 = "convert parallel text with: errtype convert text-to-m2 ORIG COR -o OUT.m2"
+#: m2-to-text's output: PREFIX.orig and PREFIX.cor.<annotator id>
+PREFIX = path_type("prefix", writes=(".orig", ".cor.*"))
 
 
 def build_parser() -> argparse.ArgumentParser:
