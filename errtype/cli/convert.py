@@ -175,8 +175,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def body() -> int:
         if args.command == "m2-to-table":
-            from ..convert.table import m2_to_table
+            from ..convert.table import check_format, m2_to_table
 
+            check_format(args.format)
             n = m2_to_table(args.m2_file, args.out, args.format,
                             encoding_errors=args.encoding_errors)
             if not args.quiet:
