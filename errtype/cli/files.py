@@ -159,17 +159,27 @@ def _regular_or_absent(path: str) -> bool:
 def _written(out: PathArg, resume: bool) -> dict[str, str]:
     """Glob pattern (over resolved paths) -> its suffix, for the files ``out`` writes;
     ``resume``: also the checkpoint files of ``--resume``."""
-    from ..checkpoint import PARTIAL
+    from ..checkpoint import SUFFIXES
 
-    extra = (PARTIAL, f"{PARTIAL}.json") if resume and out.role == "output" else ()
-    return {glob.escape(os.path.realpath(out)) + s: s for s in (*out.writes, *extra)}
+    extra = SUFFIXES if resume and out.role == "output" else ()
+    base = _resolved(out)
+    return {glob.escape(base) + s: s for s in (*out.writes, *extra)}
+
+
+def _resolved(out: PathArg) -> str:
+    """The output's path with symbolic links resolved (a prefix: its folder's; its files are
+    written beside it)."""
+    if out.role != "prefix":
+        return os.path.realpath(out)
+    folder, name = os.path.split(str(out))
+    return os.path.join(os.path.realpath(folder or "."), name)
 
 
 def _files(arg: PathArg, resume: bool) -> list[str]:
     """The files of an argument that can be named: an input's, an output's without wildcard."""
     if arg.role not in OUTPUT_KINDS:
         return [] if arg.path in (None, "-") else [arg.path]
-    return [os.path.realpath(arg) + s for s in arg.writes if not glob.has_magic(s)]
+    return [_resolved(arg) + s for s in _written(arg, resume).values() if not glob.has_magic(s)]
 
 
 def _hit(pattern: str, path: str) -> str | None:
