@@ -28,6 +28,8 @@ __all__ = ["PARTIAL", "Resumable", "file_identity", "kept_items"]
 
 PARTIAL = ".partial"
 _CHECKPOINT = ".json"
+#: what a resumable run writes beside its output OUT: OUT.partial and its checkpoint
+SUFFIXES = (PARTIAL, f"{PARTIAL}{_CHECKPOINT}")
 _MIN_INTERVAL = 1.0  # seconds between two checkpoints (each costs an fsync)
 
 

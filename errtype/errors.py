@@ -55,6 +55,18 @@ class OutputError(ErrtypeError):
         super().__init__(f"{path}: {message}")
 
 
+class PathClashError(OutputError):
+    """An output that would overwrite an input or another output of the same command.
+
+    Raised before any work starts: :func:`errtype.cli.files.check_clashes`. The message names
+    both paths itself (no ``path:`` prefix)."""
+
+    def __init__(self, message: str, *, path: str) -> None:
+        ErrtypeError.__init__(self, message)
+        self.reason = message
+        self.path = path
+
+
 class ResourceError(ErrtypeError):
     """A model, word list or other resource is missing or cannot be loaded."""
 

@@ -309,8 +309,8 @@ def read_m2(source: str | os.PathLike[str] | Iterable[str], name: str | None = N
     label = name or (str(source) if isinstance(source, (str, os.PathLike)) else "<m2>")
     block: M2Block | None = None
     n_tokens = 0
-    for number, text, _ in read_text_lines(source, label, errors):
-        stripped = text.rstrip()
+    for number, text, _ in read_text_lines(source, label, errors, line_ends=False):
+        stripped = text.rstrip()  # a CR inside any line is refused here, with M2's message
         if "\r" in stripped:
             raise M2FormatError(
                 "carriage return inside a line: the file has CR-only (classic Mac) line endings "

@@ -2,7 +2,9 @@
 
 Lines are split on ``\\n`` only (never on the other characters ``str.splitlines`` treats as line
 breaks, such as U+2028 or form feed), a trailing ``\\r`` is dropped (CRLF files), a UTF-8 BOM at the
-start of a file is dropped, and a missing final newline is fine. Invalid bytes raise
+start of a file is dropped, and a missing final newline is fine. A file whose lines end in a
+carriage return alone (classic Mac OS) would be one line: it is refused by name
+(:func:`check_line_ends`), when counted as when read. Invalid bytes raise
 :class:`EncodingError` naming the file, line and byte offset, unless ``errors="replace"``; a file
 in UTF-16 or UTF-32 (a byte-order mark, or lines half NUL bytes) is refused in either mode, by name,
 and so is a binary file (an executable, an archive: its signature, or NUL bytes no text has).
@@ -124,6 +126,20 @@ def _refuse(raw: bytes, first: bool, encoding: str, name: str, line: int, offset
                             offset=offset)
 
 
+#: a carriage return inside a line (not the CR of a CRLF line end)
+_BARE_CR = re.compile(rb"\r[^\r\n]")
+
+
+def check_line_ends(first: bytes, name: str) -> None:
+    """Raise :class:`InputError` when ``first``, the first line of a file (split on ``\\n``),
+    holds several lines ended by a carriage return alone (classic Mac OS text)."""
+    if _BARE_CR.search(first):
+        raise InputError("carriage return inside a line: the lines end in a carriage return "
+                         "alone (classic Mac OS text), and errtype splits lines on \\n only, so "
+                         "the file would read as one line; convert it first, e.g. "
+                         "tr '\\r' '\\n' < FILE > FILE.txt", path=name, line=1)
+
+
 def check_input(path: PathLike) -> None:
     """Raise :class:`InputError` unless ``path`` is a readable file (``-`` = standard input).
 
@@ -157,15 +173,20 @@ def read_head(path: PathLike, size: int = 1 << 16) -> list[str]:
 
 
 def decode_lines(
-    chunks: Iterable[bytes], name: str, encoding: str = "utf-8", errors: str = "strict"
+    chunks: Iterable[bytes], name: str, encoding: str = "utf-8", errors: str = "strict",
+    line_ends: bool = True
 ) -> Iterator[Line]:
-    """Decode an iterable of raw lines (each ending in ``\\n`` except maybe the last)."""
+    """Decode an iterable of raw lines (each ending in ``\\n`` except maybe the last);
+    ``line_ends``: refuse a file of CR-ended lines (:func:`check_line_ends`; the M2 reader
+    refuses every carriage return inside a line itself)."""
     offset = 0
     for number, raw in enumerate(chunks, 1):
         start = offset
         offset += len(raw)
         if number == 1 or 0 in raw:
             _refuse(raw, number == 1, encoding, name, number, start)
+        if number == 1 and line_ends:
+            check_line_ends(raw, name)
         if raw.endswith(b"\n"):
             raw = raw[:-1]
         if raw.endswith(b"\r"):
@@ -187,25 +208,27 @@ def decode_lines(
         yield Line(number, text, start)
 
 
-def read_lines(path: PathLike, encoding: str = "utf-8", errors: str = "strict") -> Iterator[Line]:
-    """Stream the lines of a file (``-`` = standard input)."""
+def read_lines(path: PathLike, encoding: str = "utf-8", errors: str = "strict",
+               line_ends: bool = True) -> Iterator[Line]:
+    """Stream the lines of a file (``-`` = standard input); ``line_ends``: see
+    :func:`decode_lines`."""
     fh = _open_binary(path)
     try:
-        yield from decode_lines(fh, str(path), encoding, errors)
+        yield from decode_lines(fh, str(path), encoding, errors, line_ends)
     finally:
         if fh is not sys.stdin.buffer:
             fh.close()
 
 
 def read_text_lines(source: PathLike | Iterable[str], name: str | None = None,
-                    errors: str = "strict") -> Iterator[Line]:
+                    errors: str = "strict", line_ends: bool = True) -> Iterator[Line]:
     """Lines of a path, or of an iterable of already-decoded strings (tests, in-memory data).
 
     An item holding several ``\\n``-separated lines (e.g. a whole file read into one string) is
     split into them, so line numbers match the file's; ``errors`` applies to paths only.
     """
     if isinstance(source, (str, os.PathLike)):
-        yield from read_lines(source, errors=errors)
+        yield from read_lines(source, errors=errors, line_ends=line_ends)
         return
     offset = 0
     number = 0
@@ -234,6 +257,8 @@ def count_lines(path: PathLike) -> int:
                 if not more:
                     return 0  # only a BOM: an empty file
                 block += more
+            if not n:  # still in the first line (its last byte before: a CR inside it)
+                check_line_ends(last + block.split(b"\n", 1)[0], str(path))
             size += len(block)
             n += block.count(b"\n")
             last = block[-1:]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -87,6 +88,33 @@ def test_line_count_mismatch_lists_every_count(tmp_path: Path, contents: list[by
     detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))
     assert str(info.value) == (f"{paths[0]}: parallel files have different numbers of lines "
                                f"({detail})")
+
+
+@pytest.mark.parametrize("data", [b"a b\rc d\re f\r", b"a b\rc d", b"a\rb\r\n",
+                                  b"\xef\xbb\xbfa\rb\r"])
+def test_cr_only_text_is_refused_by_name_when_counted_and_read(
+        tmp_path: Path, data: bytes, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture) -> None:
+    """Lines ended by a carriage return alone (classic Mac OS) would be one line to a reader
+    that splits on \\n: counting and reading refuse the file by name at line 1, so
+    errtype-m2 no longer reports 'cr.txt: 1' lines against the other file's 3 (nor, with as
+    many CR-ended lines on both sides, makes one sentence of all of them); CRLF and a final
+    lone CR are still line ends."""
+    monkeypatch.setattr(errtype, "load", lambda *a, **k: pytest.fail("work started"))
+    cr = write(tmp_path, "cr.txt", data)
+    message = (f"{cr}, line 1: carriage return inside a line: the lines end in a carriage "
+               "return alone (classic Mac OS text)")
+    for read in (count_lines, lambda p: list(read_lines(p))):
+        with pytest.raises(InputError, match="^" + re.escape(message)):
+            read(cr)
+    lf = lines_file(tmp_path, "lf.txt", ["a b", "c d", "e f"])
+    for pair in ([str(cr), lf], [lf, str(cr)], [str(cr), str(cr)]):
+        assert cli.main(["-orig", pair[0], "-cor", pair[1], "-o", str(tmp_path / "o.m2"),
+                         "-q"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"errtype-m2: error: {message}") and err.count("\n") == 1, err
+    ok = write(tmp_path, "ok.txt", b"a b\r\nc d\r")
+    assert count_lines(ok) == 2 and [ln.text for ln in read_lines(ok)] == ["a b", "c d"]
 
 
 # --- the M2 reader -----------------------------------------------------------------------------

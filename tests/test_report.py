@@ -263,3 +263,24 @@ def test_charts_are_compact_with_even_ticks(files: dict[str, Path]) -> None:
         y = float(path.get("d", "").split()[1].split("v")[0]) + 2  # the whisker's line
         assert any(float(b.get("y", "0")) + float(b.get("height", "0")) < y
                    < float(b.get("y", "0")) + 17 for b in bars)
+
+
+def test_csv_cells_are_never_formulas(files: dict[str, Path], tmp_path: Path) -> None:
+    """CSV for spreadsheets (``report --format csv``, the page's CSV buttons): a cell starting
+    with =, +, -, @ gets a leading ', a number keeps its sign; the edit table's TSV (data read
+    back by other tools) keeps every cell as written."""
+    from errtype.convert.table import m2_to_table
+    from errtype.report.tables import Table, spreadsheet_cell, to_csv
+
+    for cell, want in (("=1+1", "'=1+1"), ("+x", "'+x"), ("-2+3", "'-2+3"), ("@SUM(A1)",
+                       "'@SUM(A1)"), ("\tx", "'\tx"), ("-1.25", "-1.25"), ("+3", "+3"),
+                       ("1e-3", "1e-3"), ("R:VERB", "R:VERB"), ("", ""), ("a=b", "a=b")):
+        assert spreadsheet_cell(cell) == want, cell
+    table = Table("t", "T", ["=name", "delta"], [["=cmd|' /C calc'!A0", "-0.52"]])
+    assert to_csv(table) == "'=name,delta\n'=cmd|' /C calc'!A0,-0.52\n"
+    m2 = tmp_path / "f.m2"
+    m2.write_text("S a b\nA 0 1|||R:NOUN|||=SUM(A1)|||REQUIRED|||-NONE-|||0\n\n",
+                  encoding="utf-8")
+    out = tmp_path / "f.tsv"
+    m2_to_table(m2, out, "tsv")
+    assert "\t=SUM(A1)\t" in out.read_text(encoding="utf-8")

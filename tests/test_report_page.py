@@ -164,3 +164,26 @@ def test_confusion_view_links_to_the_browser(page: tuple[Any, Path], tmp_path: P
     assert sorted(got["result"][0]["hits"]) == ["R:NOUN:NUM FN", "R:SPELL FP"]
     assert got["result"][1]["hits"] == ["R:VERB:SVA FN"]
     assert got["result"][2]["hits"] == ["R:ADJ FP"]
+
+
+def test_csv_downloads_never_hold_a_formula(tmp_path: Path) -> None:
+    """Systems named like spreadsheet formulas: the page's CSV button writes what to_csv
+    writes, a leading ' on each such name, negative numbers kept as numbers."""
+    names = ["=HYPERLINK(\"http://x\",\"A\")", "@SUM(1+1)", "-2+3", "+B"]
+    for name, edits in (("gold", GOLD), ("a", SYS_A), ("b", SYS_B)):
+        write_m2([M2Block(s, e) for s, e in zip(SOURCES, edits, strict=True)],
+                 tmp_path / f"{name}.m2")
+    systems = [(n, tmp_path / ("a.m2" if i % 2 == 0 else "b.m2")) for i, n in enumerate(names)]
+    report = build_report(load_input([tmp_path / "gold.m2"], systems),
+                          ReportOptions(bootstrap=20, trials=20))
+    html = tmp_path / "report.html"
+    html.write_text(render_html(report), encoding="utf-8")
+    got = run_harness(html, """
+      document.querySelector('button.csv[data-table="table-corpus"]').click();
+      await wait(300);
+      return 0;
+    """, tmp_path / "h", downloads=1)
+    expected = to_csv(corpus_table(report))
+    assert got["files"]["corpus.csv"] == expected
+    cells = [row[0] for row in csv.reader(io.StringIO(expected))][1:]
+    assert sorted(cells) == sorted(f"'{n}" for n in names)

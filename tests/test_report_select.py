@@ -4,6 +4,7 @@ and ``--config`` files; checked on small M2 inputs written here (no parser)."""
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -329,6 +330,29 @@ def test_config_errors_name_file_line_and_key(files: dict[str, Path], tmp_path: 
     err = capsys.readouterr().err
     assert err.startswith(f"errtype report: error: {conf}, line {line}: {message}"), err
     assert not out.exists()
+
+
+def test_a_config_with_a_byte_order_mark(tmp_path: Path) -> None:
+    """A TOML file saved with a UTF-8 byte order mark (and CRLF line ends, as Windows editors
+    write it) is read; the lines of its errors are the file's."""
+    from errtype.cli import report
+    from errtype.cli.config import from_config, unset_namespace
+
+    conf = tmp_path / "bom.toml"
+    parser = report.build_parser()
+
+    def complete() -> argparse.Namespace:
+        args = parser.parse_args(["--config", str(conf), "--ref", "g.m2", "--hyp", "a=b.m2",
+                                  "-o", "r.html"], namespace=unset_namespace(parser))
+        from_config(parser, args)
+        return args
+
+    conf.write_bytes('\ufefftitle = "Über"\r\nseed = 3\r\n'.encode())
+    args = complete()
+    assert (args.title, args.seed) == ("Über", 3)
+    conf.write_bytes("\ufeffseed = 3\nbootstrapp = 1\n".encode())
+    with pytest.raises(InputError, match=r"line 2: unknown key 'bootstrapp'"):
+        complete()
 
 
 def test_required_options_and_a_missing_config(tmp_path: Path,

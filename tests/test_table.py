@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from itertools import islice
 from pathlib import Path
 
@@ -141,3 +142,36 @@ def test_convert_m2_to_table(conll_slice: Path, tmp_path: Path) -> None:
     assert cli_convert.main(["m2-to-table", str(conll_slice), "-o", str(out), "--format", "tsv",
                              "-q"]) == 0
     assert _read(out, "tsv") == _expected(conll_slice)
+
+
+@pytest.mark.parametrize("command", ["m2", "convert"])
+def test_parquet_without_pyarrow_stops_before_any_work(tmp_path: Path, command: str,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    """--format parquet without the table extra: one line naming the pip command, exit 2,
+    before a model is loaded or the input read, and no output file."""
+    from errtype.cli.main import main as errtype_main
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("work started before the extra was checked")
+
+    for name in ("pyarrow", "pyarrow.parquet"):
+        monkeypatch.setitem(sys.modules, name, None)  # import pyarrow raises ImportError
+    monkeypatch.setattr(errtype, "load", fail)
+    monkeypatch.setattr("errtype.convert.table.read_m2", fail)
+    text = tmp_path / "orig.txt"
+    text.write_text("This are a example .\n", encoding="utf-8")
+    m2 = tmp_path / "in.m2"
+    m2.write_text("S This are a example .\nA 1 2|||R:VERB|||is|||REQUIRED|||-NONE-|||0\n\n",
+                  encoding="utf-8")
+    out = tmp_path / "out.parquet"
+    argv = (["m2", "-orig", str(text), "-cor", str(text), "-o", str(out), "--format", "parquet"]
+            if command == "m2" else
+            ["convert", "m2-to-table", str(m2), "-o", str(out), "--format", "parquet"])
+    assert errtype_main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.endswith("--format parquet: Parquet output needs pyarrow: pip install "
+                        "'errtype[table]'\n"), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.m2", "orig.txt"]

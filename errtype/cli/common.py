@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ErrtypeError, InputError
-from .files import OUTPUT, check_paths
+from .files import INPUT, OUTPUT, check_paths, name_options
 
 #: exit status of a usage or input error (argparse's own)
 USAGE_ERROR = 2
@@ -40,12 +40,18 @@ def details(doc: str | None) -> str:
 
 
 class CommandParser(argparse.ArgumentParser):
-    """argparse's parser without prefix matching (``allow_abbrev=False``): an option is taken only
-    as spelled, so ``--hyp`` never silently means ``--hyp-text``. Subcommand parsers are of the
-    same class (argparse makes them with ``type(parent)``), so they match exactly too."""
+    """The parser of every command (and of its subcommands, which argparse makes with
+    ``type(parent)``): no prefix matching (``allow_abbrev=False``), so ``--hyp`` never silently
+    means ``--hyp-text``; its path values know the option that gave them
+    (:func:`errtype.cli.files.name_options`), for the messages of
+    :func:`errtype.cli.files.check_paths`."""
 
     def __init__(self, *args: Any, allow_abbrev: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, allow_abbrev=allow_abbrev, **kwargs)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        name_options(self)
+        return super().parse_known_args(args, namespace)
 
 
 def new_parser(prog: str, description: str, **kwargs: Any) -> argparse.ArgumentParser:
@@ -107,7 +113,7 @@ def add_backend_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--lang", "-lang", default="en",
                    help="language code (default: en); any code of a UD language works")
     g.add_argument("--spacy-model", help="spaCy pipeline name or path (default per language)")
-    g.add_argument("--udpipe-model",
+    g.add_argument("--udpipe-model", type=INPUT,
                    help="UDPipe 1 .udpipe model file (any language; default: the model fetched "
                         "by 'errtype download LANG')")
     g.add_argument("--blis", action="store_true",

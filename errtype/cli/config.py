@@ -63,8 +63,8 @@ def _read(path: str) -> tuple[dict[str, Any], str]:
     from ..textio import check_input
 
     check_input(path)
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
+    try:  # utf-8-sig: a byte order mark (Windows editors write one) is not part of the TOML
+        text = Path(path).read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason})", path=path) from None
     try:

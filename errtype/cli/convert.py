@@ -18,10 +18,12 @@ import argparse
 import sys
 
 from .common import add_encoding_option, describe, details, new_parser, run, spellings
-from .files import INPUT, OUTPUT, PREFIX, m2_input, text_input
+from .files import INPUT, OUTPUT, m2_input, path_type, text_input
 
 PROG = "errtype convert"
 TEXT_NOT_M2 = "convert parallel text with: errtype convert text-to-m2 ORIG COR -o OUT.m2"
+#: m2-to-text's output: PREFIX.orig and PREFIX.cor.<annotator id>
+PREFIX = path_type("prefix", writes=(".orig", ".cor.*"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -176,8 +178,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def body() -> int:
         if args.command == "m2-to-table":
-            from ..convert.table import m2_to_table
+            from ..convert.table import check_format, m2_to_table
 
+            check_format(args.format)
             n = m2_to_table(args.m2_file, args.out, args.format,
                             encoding_errors=args.encoding_errors)
             if not args.quiet:

@@ -199,8 +199,10 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         import os
         import tempfile
 
-        from ..convert.table import m2_to_table
+        from ..convert.table import check_format, m2_to_table
         from ..textio import sibling_temporary
+
+        check_format(args.format)  # a missing extra stops here, before any work
 
         out = args.out
         fd, tmp = tempfile.mkstemp(suffix=".m2") if out == "-" else \

@@ -43,7 +43,7 @@ from ..score.meta.correlation import (
 )
 from ..textio import atomic_output
 from .common import add_output_option, describe, details, new_parser, run, spellings
-from .files import INPUT, OUTPUT, m2_input, text_input
+from .files import INPUT, OUTPUT, SVG_FOLDER, m2_input, text_input
 
 PROG = "errtype-meta"
 M2_NOT_TEXT = "--scribendi takes plain text (SOURCE SYSTEM ...); an M2 gold goes after --m2"
@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="system scores: the metrics' corpus scores (default), or each set's "
                          "systems ranked by TrueSkill or ExpectedWins over sentence-level "
                          "comparisons of the metric's sentence scores (Goto et al. 2025)")
-    sd.add_argument("--plots", metavar="DIR",
+    sd.add_argument("--plots", metavar="DIR", type=SVG_FOLDER,
                     help="write SVG charts to DIR: the window analysis against each human "
                          "score (with --window) and each metric's pairwise analysis (sentence "
                          "agreement per pair of human ranks, first set of --sets)")

@@ -32,7 +32,7 @@ from .common import (
     run,
     spellings,
 )
-from .files import FOLDER, INPUT, NAMED_INPUT, OUTPUT, text_input
+from .files import INPUT, NAMED_INPUT, OUTPUT, SVG_FOLDER, text_input
 
 PROG = "errtype report"
 
@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "baseline = \"INPUT\"; [hyp] NAME = FILE); the command line wins")
     p.add_argument("--format", choices=["html", "csv", "md", "tex"], default="html",
                    help="html report (default) or tables as CSV, Markdown or LaTeX")
-    p.add_argument("--svg-dir", type=FOLDER,
+    p.add_argument("--svg-dir", type=SVG_FOLDER,
                    help="also write every chart (and the heatmap) as a standalone SVG file here")
     p.add_argument("--title", default="errtype report", help="report title")
     p.add_argument("--beta", type=float, default=0.5, help="F beta (default 0.5)")

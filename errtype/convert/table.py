@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .. import m2
+from ..errors import ResourceError
 from ..m2 import M2Block, read_m2
 from ..textio import atomic_output
 from .output import PathLike
@@ -100,6 +101,16 @@ def _arrow() -> Any:
     except ImportError:
         raise ImportError("Parquet output needs pyarrow: pip install 'errtype[table]'") from None
     return pyarrow
+
+
+def check_format(fmt: str) -> None:
+    """Raise :class:`ResourceError` when writing ``fmt`` needs a package that is not installed
+    (Parquet: pyarrow), so that a command stops before any work."""
+    if fmt == "parquet":
+        try:
+            _arrow()
+        except ImportError as exc:
+            raise ResourceError(f"--format parquet: {exc}") from None
 
 
 def schema() -> Any:

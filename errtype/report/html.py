@@ -126,10 +126,13 @@ document.querySelectorAll('table.sortable thead th').forEach(th => {
   th.addEventListener('click', () => sortTable(th));
 });
 
-// ---- CSV download of a table as shown (current order); dashes become empty cells
+// ---- CSV download of a table as shown (current order); dashes become empty cells; text a
+// spreadsheet would run as a formula gets a leading ' (tables.spreadsheet_cell), numbers are kept
 function csvCell(c){
   let t = c.textContent.trim();
   if (t === '\u2014') t = '';
+  const number = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?$/;
+  if (/^[=+\-@\t\r]/.test(t) && !number.test(t)) t = "'" + t;
   return /[",\n\r]/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t;
 }
 function tableCsv(table){

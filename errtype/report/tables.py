@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -191,11 +192,26 @@ def all_tables(r: Report) -> list[Table]:
 # --------------------------------------------------------------------------- writers
 
 
+#: what a spreadsheet reads as the start of a formula (OWASP, "CSV injection")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: a plain number, which a spreadsheet reads as that number whatever its sign
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?%?")
+
+
+def spreadsheet_cell(x: str) -> str:
+    """``x`` as a CSV cell a spreadsheet shows as written, never runs: text starting with
+    :data:`FORMULA_START` (a system named ``=HYPERLINK(...)``) gets a leading ``'``; a number
+    (``-1.25``) is kept. The HTML page's CSV buttons do the same (``csvCell``)."""
+    return "'" + x if x.startswith(FORMULA_START) and not _NUMBER.fullmatch(x) else x
+
+
 def to_csv(t: Table) -> str:
+    """The table as CSV for spreadsheets: MISSING as an empty cell, formulas neutralised
+    (:func:`spreadsheet_cell`)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(t.header)
-    w.writerows([["" if c == MISSING else c for c in row] for row in t.rows])
+    w.writerow([spreadsheet_cell(c) for c in t.header])
+    w.writerows([["" if c == MISSING else spreadsheet_cell(c) for c in row] for row in t.rows])
     return buf.getvalue()
 
 
