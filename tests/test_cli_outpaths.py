@@ -298,12 +298,12 @@ NOT_PATHS = {
 
 
 def test_every_path_option_declares_its_role() -> None:
-    """Every parser names its path values (common.Parser), and every string option is a
+    """Every parser names its path values (common.CommandParser), and every string option is a
     declared path (input or output) or listed in NOT_PATHS: a new command or option that
     writes a file joins the checks above by declaring it."""
     undeclared = []
     for name, parser in _all_parsers():
-        assert isinstance(parser, common.Parser), name
+        assert isinstance(parser, common.CommandParser), name
         for action in parser._actions:
             if (action.nargs == 0 or action.choices is not None
                     or action.type in (int, float)

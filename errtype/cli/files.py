@@ -100,14 +100,15 @@ def path_type(role: str, hint: str = "", writes: Sequence[str] | None = None,
 
 
 def name_options(parser: argparse.ArgumentParser) -> None:
-    """Let the path values of every option of ``parser`` know the option's name (the first
-    ``--long`` spelling, else the first; a positional: its metavar or name), for messages."""
+    """Let the path values of every option of ``parser`` know the option's name (its first long
+    spelling, ``--out`` or ERRANT's ``-orig``, else the first; a positional: its metavar or name),
+    for messages."""
     for action in parser._actions:  # argparse has no public listing of its actions
         convert = action.type
         role = getattr(convert, "role", None)
         if role is None or getattr(convert, "option", ""):
             continue
-        longs = [o for o in action.option_strings if o.startswith("--")]
+        longs = [o for o in action.option_strings if len(o) > 2]
         name = (longs or action.option_strings or [action.metavar or action.dest])[0]
         action.type = path_type(role, convert.hint, convert.writes,  # type: ignore[union-attr]
                                 option=str(name))
