@@ -47,6 +47,7 @@ from ...errors import InputError, ServiceError
 from ..common import ScoreResult, signature
 from ..meta.correlation import Ranking
 from ..meta.trueskill import GEC_METRICS
+from ..options import option
 from ..registry import ScoreInput, register
 from .chat import ChatClient
 
@@ -222,15 +223,15 @@ class LLMJudge:
     api_key_env: str = "OPENAI_API_KEY"
     criteria: str | None = None
     template: str | None = None
-    seed: int | None = 777
-    temperature: float | None = None
+    seed: int | None = option(777)
+    temperature: float | None = option(None, ge=0, le=2)
     structured: bool = True
-    max_hypotheses: int = 5
+    max_hypotheses: int = option(5, ge=1)
     cache: str = "auto"
-    workers: int = 4
-    timeout: float = 120.0
-    retries: int = 4
-    backoff: float = 2.0
+    workers: int = option(4, ge=1)
+    timeout: float = option(120.0, gt=0)
+    retries: int = option(4, ge=0)
+    backoff: float = option(2.0, ge=0)
     name: str = "llm-judge"
     main: ClassVar[str] = "trueskill"
     scale: ClassVar[float] = 1
