@@ -87,23 +87,36 @@ def test_a_damaged_udpipe_model_is_refused_by_name(real: bytes, tmp_path: Path,
 def test_a_model_the_library_dies_on_is_refused(real: bytes, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """The child process's test load is what stands between a crash and this process."""
+    monkeypatch.setenv("ERRTYPE_CACHE_DIR", str(tmp_path / "cache"))
     model = tmp_path / "m.udpipe"
     model.write_bytes(real)
-    monkeypatch.setattr(udpipe, "_TEST_LOAD", "import os; os.abort()")
+    abort = "import os; os.abort()"
+    monkeypatch.setattr(udpipe, "_TEST_LOAD", abort)
     with pytest.raises(ResourceError, match=r"cannot load UDPipe model .*m\.udpipe: a test load "
                                             r"in a child process ended with SIGABRT, so the file "
                                             r"is damaged"):
         check_model_file(model)
+    assert not (tmp_path / "cache" / "checked").exists()
     # a file that loaded once is not loaded in a child again in this process...
-    monkeypatch.undo()
+    monkeypatch.setattr(udpipe, "_TEST_LOAD", _REAL_TEST_LOAD)
     assert check_model_file(model) == model
-    monkeypatch.setattr(udpipe, "_TEST_LOAD", "import os; os.abort()")
+    monkeypatch.setattr(udpipe, "_TEST_LOAD", abort)
     assert check_model_file(model) == model
+    # ... nor in a later process (the same bytes elsewhere: a record of their digest) ...
+    monkeypatch.setattr(udpipe, "_loadable", set())
+    copy = tmp_path / "copy.udpipe"
+    copy.write_bytes(real)
+    assert check_model_file(copy) == copy
+    assert [p.name for p in (tmp_path / "cache" / "checked").iterdir()] == [
+        "udpipe-" + hashlib.sha256(real).hexdigest()]
     # ... until it changes
     with open(model, "ab") as f:
         f.write(b"\0")
     with pytest.raises(ResourceError, match="SIGABRT"):
         check_model_file(model)
+
+
+_REAL_TEST_LOAD = udpipe._TEST_LOAD
 
 
 @pytest.fixture

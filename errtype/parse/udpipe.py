@@ -8,12 +8,14 @@ expanded into syntactic words. Tagging, lemmatisation and parsing use the model'
 
 A damaged model file can abort the process inside the UDPipe library (a C++ exception nothing
 catches), so a model file is checked before this process loads it (:func:`check_model_file`):
-its header, then a test load in a child process, unless its digest was verified against the one
+its header, then a test load in a child process (once per content: a later process finds a
+record of it in the user cache folder), unless its digest was verified against the one
 recorded when it was downloaded (``trusted``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -83,8 +85,10 @@ def check_model_file(path: str | os.PathLike[str], *, trusted: bool = False,
     the one recorded when it was checked: a downloaded model) a child process then loads it and
     tags and parses a sentence, so a file that crashes the UDPipe library is refused by name
     instead of aborting this process. A success is remembered for the file's version
-    (:func:`errtype.textio.file_key`) for the rest of the process. ``name``: what messages call
-    the file (default: its path).
+    (:func:`errtype.textio.file_key`) for the rest of the process, and for its content (its
+    SHA-256: an empty file ``checked/udpipe-DIGEST`` in the user cache folder) for later
+    processes, which then only hash it. ``name``: what messages call the file (default: its
+    path).
     """
     _ufal()
     p = Path(path).expanduser()
@@ -101,6 +105,12 @@ def check_model_file(path: str | os.PathLike[str], *, trusted: bool = False,
         raise _not_a_model(name)
     if trusted or key in _loadable:
         return p
+    from ..download import cache_dir, sha256_file
+
+    record = cache_dir() / "checked" / f"udpipe-{sha256_file(p)}"
+    if record.is_file():  # these bytes passed a test load before
+        _loadable.add(key)
+        return p
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(x for x in sys.path if x)}
     done = subprocess.run([sys.executable, "-c", _TEST_LOAD, str(p)], env=env,
                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -114,6 +124,9 @@ def check_model_file(path: str | os.PathLike[str], *, trusted: bool = False,
                             + (f" ({' '.join(last[-8:])})" if last else "")
                             + ", so the file is damaged or not a UDPipe 1 model")
     _loadable.add(key)
+    with contextlib.suppress(OSError):  # a read-only cache only costs the next run a test load
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.touch()
     return p
 
 
