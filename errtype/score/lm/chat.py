@@ -160,10 +160,10 @@ class ChatClient:
     def _credentials(self) -> list[str]:
         """What of a key this client would send, in words (empty: nothing)."""
         what = []
-        if self._env_key():
-            what.append(f"the API key in ${self.api_key_env}")
-        if self._basic is not None:
+        if self._basic is not None:  # sent instead of the variable's key
             what.append("the user information of the base URL")
+        elif self._env_key():
+            what.append(f"the API key in ${self.api_key_env}")
         if any(SECRET_PARAM.search(n) for n, _ in
                urllib.parse.parse_qsl(urllib.parse.urlsplit(self.url).query)):
             what.append("the key in the base URL's query")
