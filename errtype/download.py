@@ -10,6 +10,10 @@ into place (with a ``.sha256`` sidecar recording its digest):
 * by test-loading the model and tagging the language's test sentence from the same table: a model
   that gets the expected UPOS of too few words or the lemmas of too few inflected words is not
   the language's model (a Ukrainian model offered as Czech is refused).
+
+A downloaded file is checked against its sidecar again before every use (:func:`cached_model`;
+hashed once per process for each version of the file): a model changed since is refused by name
+instead of being loaded, as a damaged one could abort the process inside the UDPipe library.
 """
 
 from __future__ import annotations
@@ -21,9 +25,10 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import ResourceError
-from .textio import sibling_temporary
+from .textio import file_key, sibling_temporary
 
 __all__ = ["MODELS", "ModelSpec", "Probe", "cache_dir", "cached_model", "download",
            "model_path", "verify"]
@@ -161,21 +166,44 @@ def model_path(lang: str, directory: str | os.PathLike[str] | None = None) -> Pa
 
 
 def cached_model(lang: str) -> Path | None:
-    """The downloaded model of ``lang`` if present (completed downloads only), else None."""
+    """The downloaded model of ``lang`` if present (completed downloads only), else None.
+
+    Raises :class:`ResourceError` if the file no longer matches the digest recorded when it was
+    downloaded (:func:`verify`): a changed model is never loaded."""
     if lang not in MODELS:
         return None
     path = model_path(lang)
-    sidecar = path.with_name(path.name + ".sha256")
-    return path if path.is_file() and sidecar.is_file() else None
+    sidecar = _sidecar(path)
+    if not (path.is_file() and sidecar.is_file()):
+        return None
+    if not verify(path):
+        raise ResourceError(
+            f"the downloaded model {path} has changed since it was downloaded (its SHA-256 is "
+            f"not the one in {sidecar.name}); run 'errtype download {lang} --force' to fetch "
+            "it again")
+    return path
+
+
+def _sidecar(path: Path) -> Path:
+    """The file recording the SHA-256 of a downloaded file."""
+    return path.with_name(path.name + ".sha256")
+
+
+#: SHA-256 of the files hashed in this process, by version (:func:`errtype.textio.file_key`)
+_digests: dict[tuple[str, int, int], str] = {}
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:
-    """Hex SHA-256 of a file."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(_CHUNK), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    """Hex SHA-256 of a file (computed once per process for each version of the file)."""
+    key = file_key(path)
+    digest = _digests.get(key)
+    if digest is None:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(_CHUNK), b""):
+                h.update(chunk)
+        digest = _digests[key] = h.hexdigest()
+    return digest
 
 
 def git_blob_sha1(path: str | os.PathLike[str]) -> str:
@@ -200,9 +228,10 @@ def _pinned_problem(spec: ModelSpec, path: Path, digest: str) -> str | None:
     return None
 
 
-def check_language(lang: str, model: str | os.PathLike[str]) -> None:
-    """Raise :class:`ResourceError` unless the UDPipe ``model`` tags the test sentence of
-    ``lang`` plausibly (:class:`Probe`); nothing is checked for a language without one."""
+def check_language(lang: str, model: str | os.PathLike[str] | Any) -> None:
+    """Raise :class:`ResourceError` unless the UDPipe ``model`` (a file or a loaded model) tags
+    the test sentence of ``lang`` plausibly (:class:`Probe`); nothing is checked for a language
+    without one."""
     from .parse.udpipe import UDPipeParser
 
     probe = _spec(lang).probe
@@ -222,10 +251,14 @@ def check_language(lang: str, model: str | os.PathLike[str]) -> None:
 def verify(path: str | os.PathLike[str]) -> bool:
     """Whether a downloaded file still matches the digest recorded in its sidecar."""
     p = Path(path)
-    sidecar = p.with_name(p.name + ".sha256")
+    sidecar = _sidecar(p)
     if not p.is_file() or not sidecar.is_file():
         return False
-    return sidecar.read_text(encoding="ascii").split()[0] == sha256_file(p)
+    try:
+        recorded = sidecar.read_text(encoding="ascii").split()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return bool(recorded) and recorded[0] == sha256_file(p)
 
 
 def download(
@@ -252,7 +285,7 @@ def download(
     expected = (sha256 or "").lower() or None
     target = model_path(lang, directory)
     if not force and verify(target):
-        recorded = target.with_name(target.name + ".sha256").read_text("ascii").split()[0]
+        recorded = _sidecar(target).read_text("ascii").split()[0]
         if (recorded == expected if expected is not None
                 else _pinned_problem(spec, target, recorded) is None):
             return target
@@ -271,11 +304,11 @@ def download(
                 "(--sha256 accepts a different file deliberately)")
         if check_model and spec.kind == "udpipe":
             from .parse.udpipe import load_model
-            load_model(tmp)
+            model = load_model(tmp, name=f"{spec.filename} from {url or spec.url}")
             if check_lang:
-                check_language(lang, tmp)
+                check_language(lang, model)
         os.replace(tmp, target)
-        target.with_name(target.name + ".sha256").write_text(
+        _sidecar(target).write_text(
             f"{digest}  {spec.filename}\n", encoding="ascii")
     finally:
         tmp.unlink(missing_ok=True)

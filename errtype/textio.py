@@ -418,3 +418,11 @@ def remove_stale_temporaries(target: PathLike, suffix: str = ".tmp") -> list[Pat
                 os.unlink(folder / name)
                 removed.append(folder / name)
     return removed
+
+
+def file_key(path: PathLike) -> tuple[str, int, int]:
+    """``(resolved path, size, mtime in ns)``: what identifies a file's version for a cached
+    verdict about its content (a digest, a test load) within a process."""
+    p = Path(path).resolve()
+    st = p.stat()
+    return str(p), st.st_size, st.st_mtime_ns

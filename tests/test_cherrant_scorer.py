@@ -228,7 +228,8 @@ def test_cli_mixed_metrics_and_sources(tmp_path: Path, capsys: pytest.CaptureFix
     assert rows[1].startswith("X\tcherrant\t0.6522\t0.6429\t0.6923\t0.6522\tcherrant|")
     code, _, err = run(capsys, "-m", "cherrant", "--ref", str(REF), "--hyp", f"X={HYP}",
                        "--max-answer-num", "0")
-    assert code == 2 and "max_answer_num must be a positive integer" in err
+    assert code == 2 and "--max-answer-num 0: option 'max_answer_num' of metric cherrant must " \
+        "be none or an integer >= 1" in err
 
 
 # ------------------------------------------------------------------------------ the peer

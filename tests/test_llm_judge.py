@@ -3,6 +3,7 @@ parsing, the TrueSkill ranking, the answer cache, retries and errors, and no net
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import re
@@ -370,3 +371,92 @@ def test_cli_score_with_a_judge(tmp_path, capsys) -> None:
                      "-O", f"llm-s.base_url={url}", "-O", "llm-s.cache=none"]) == 2
         err = capsys.readouterr().err
         assert "HTTP 401: bad key" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- keys (issue 33, hostile 7)
+USER_KEY, QUERY_KEY, ENV_KEY = "sk-user-7f3a9c1e", "sk-query-2b8d4e6f", "sk-env-9a1c5e7b"
+
+
+def _files(tmp_path) -> list[str]:
+    src = tmp_path / "src.txt"
+    src.write_text("\n".join(SRCS) + "\n")
+    files = ["--src", str(src), "--hyp"]
+    for name, hyps in SYSTEMS.items():
+        (tmp_path / name).write_text("\n".join(hyps) + "\n")
+        files.append(f"{name}={tmp_path / name}")
+    return files
+
+
+def test_keys_in_the_base_url_are_never_shown(tmp_path, capsys) -> None:
+    """A key in the base URL's user information or query: used, never printed (signature,
+    errors, an error body that echoes it)."""
+    from errtype.cli.score import main
+
+    fake = FakeJudge()
+    with serve_api(fake) as url:
+        base = url.replace("http://", f"http://me:{USER_KEY}@") + f"/v1?api_key={QUERY_KEY}&v=1"
+        common = ["-m", "llm-s", *_files(tmp_path), "-O", "llm-s.model=fake-model", "-O",
+                  f"llm-s.base_url={base}", "-O", "llm-s.cache=none", "-O", "llm-s.backoff=0"]
+        assert main([*common, "--tsv"]) == 0
+        out, err = capsys.readouterr()
+        shown = url.replace("http://", "http://***@") + "/v1?api_key=***&v=1"
+        assert f"|api:{shown}|" in out
+        # the server got both: the user information as basic authentication, the query as is
+        path, headers, _ = fake.requests[0]
+        assert path == f"/v1/chat/completions?api_key={QUERY_KEY}&v=1"
+        assert headers["Authorization"] == "Basic " + base64.b64encode(
+            f"me:{USER_KEY}".encode()).decode()
+        # an error that echoes the key, retried answers, a refused connection
+        fake.script = [(401, {}, {"error": {"message": f"invalid key {USER_KEY} / {QUERY_KEY}"}})]
+        assert main(common) == 2
+        out2, err2 = capsys.readouterr()
+        assert "HTTP 401: invalid key *** / ***" in err2 and len(err2.splitlines()) == 1
+        fake.script = [(503, {}, {"error": {"message": f"busy, {QUERY_KEY}"}})] * 2
+        assert main([*common, "-O", "llm-s.retries=1", "-O", "llm-s.workers=1"]) == 2
+        out3, err3 = capsys.readouterr()
+        assert f"{shown.replace('/v1?', '/v1/chat/completions?')}: gave up after 2 attempts; " \
+               "the last: HTTP 503: busy, ***" in err3
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = f"http://me:{USER_KEY}@127.0.0.1:{s.getsockname()[1]}/v1?token={QUERY_KEY}"
+    assert main(["-m", "llm-s", *_files(tmp_path), "-O", f"llm-s.base_url={dead}", "-O",
+                 "llm-s.retries=0", "-O", "llm-s.cache=none"]) == 2
+    out4, err4 = capsys.readouterr()
+    assert "gave up after 1 attempts; the last: no answer" in err4
+    for text in (out, err, out2, err2, out3, err3, out4, err4):
+        assert USER_KEY not in text and QUERY_KEY not in text
+
+
+def test_no_key_over_plain_http_unasked(monkeypatch, tmp_path, capsys) -> None:
+    """$OPENAI_API_KEY goes to a loopback or https server; to another plain http host only
+    with allow_http_key (the host here resolves to the loopback fake server)."""
+    from errtype.cli.score import main
+
+    real = socket.getaddrinfo
+    monkeypatch.setattr(socket, "getaddrinfo", lambda host, *a, **k: real(
+        "127.0.0.1" if host == "judge.test" else host, *a, **k))
+    monkeypatch.setenv("OPENAI_API_KEY", ENV_KEY)
+    fake = FakeJudge()
+    with serve_api(fake) as url:
+        remote = url.replace("127.0.0.1", "judge.test") + "/v1"
+        with pytest.raises(ServiceError, match=r"llm-s: http://judge.test:\d+/v1/chat/completions"
+                                               r": not sending the API key in \$OPENAI_API_KEY "
+                                               r"over plain http to judge.test: use an https "
+                                               r"base URL, or -O llm-s.allow_http_key=true"):
+            judge(remote)
+        common = ["-m", "llm-s", *_files(tmp_path), "-O", "llm-s.cache=none", "-O",
+                  f"llm-s.base_url={remote}"]
+        assert main(common) == 2
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and "not sending the API key" in err
+        assert fake.requests == []
+        # explicitly allowed: sent; no key wanted: none sent; a loopback server: sent
+        judge(remote, allow_http_key=True).prepare(inputs({"A": SYSTEMS["A"][:1]}, SRCS[:1]))
+        judge(remote, api_key_env="").prepare(inputs({"A": SYSTEMS["A"][:1]}, SRCS[:1]))
+        judge(url + "/v1").prepare(inputs({"A": SYSTEMS["A"][:1]}, SRCS[:1]))
+        assert [h.get("Authorization") for _, h, _ in fake.requests] == [
+            f"Bearer {ENV_KEY}", None, f"Bearer {ENV_KEY}"]
+        assert main([*common, "-O", "llm-s.allow_http_key=true", "--tsv"]) == 0
+        assert ENV_KEY not in "".join(capsys.readouterr())
+    with pytest.raises(ServiceError, match="must be an http or https URL"):
+        judge("file:///etc/passwd")

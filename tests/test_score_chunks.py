@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from errtype.errors import InputError
 from errtype.m2 import M2Block
 from errtype.m2 import M2Edit as E
 from errtype.score.edits.chunks import chunk_counts, chunks
@@ -98,5 +99,5 @@ def test_cleme_in_the_registry_and_corpus_counts() -> None:
     assert m.main == "f1" and "references:best-cumulative" in m.score(
         _input([[]], [], SRC)).signature
     assert get_metric("cleme-ind").settings()["references"] == "independent"
-    with pytest.raises(TypeError):
+    with pytest.raises(InputError, match="metric cleme has no option 'no_such_setting'"):
         get_metric("cleme", no_such_setting=1)

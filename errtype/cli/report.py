@@ -174,10 +174,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check_early(options: Any, args: argparse.Namespace) -> None:
-    """Mistakes found before any model is loaded: a baseline that names no system, a subset
-    spec that does not parse (an ids file is read here)."""
+    """Mistakes found before any model is loaded: an F-beta the ERRANT metric does not take, a
+    baseline that names no system, a subset spec that does not parse (an ids file is read
+    here)."""
     from ..report.select import parse_subset
+    from ..score.edits.errant import ErrantMetric
+    from ..score.options import check_settings
     from ..score.suite import parse_system_arg
+
+    check_settings("errant", ErrantMetric, {"beta": args.beta}, {"beta": f"--beta {args.beta:g}"})
 
     names = [parse_system_arg(h)[0] for h in args.hyp]
     if options.baseline is not None and options.baseline not in names:

@@ -22,7 +22,6 @@ Chinese and Japanese) scores characters; ``--cat`` adds errant's/ChERRANT's per-
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import sys
 from collections.abc import Sequence
@@ -142,23 +141,20 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _value(text: str) -> Any:
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
-
-
 def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """Settings per requested metric name from the command-line options."""
-    from ..score.registry import ALIASES
+    from ..score.options import check_settings, declared_options, parse_value
+    from ..score.registry import ALIASES, factory_of
 
     out: dict[str, dict[str, Any]] = {n: {} for n in names}
+    #: how each setting was given on the command line, for messages
+    given: dict[str, dict[str, str]] = {n: {} for n in names}
     for n in names:
         canon = ALIASES.get(n, n)
         edits = _is_edit_metric(n)
         if args.beta is not None and (edits or canon in _F_METRICS):
             out[n]["beta"] = args.beta
+            given[n]["beta"] = f"--beta {args.beta:g}"
         if edits:
             out[n]["lang"] = args.lang
             out[n]["gold_edits"] = edit_gold(args)
@@ -170,15 +166,14 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
             for opt in ("device", "dtype"):
                 if getattr(args, opt) is not None:
                     out[n][opt] = getattr(args, opt)
-        if canon in ("errant", "cherrant"):
-            for opt, key in _COMPARE_OPTIONS.items():
-                if getattr(args, opt) is not None:
-                    out[n][key] = getattr(args, opt)
+        flags = {**(_COMPARE_OPTIONS if canon in ("errant", "cherrant") else {}),
+                 **(_CHERRANT_OPTIONS if canon == "cherrant" else {})}
         if canon == "cherrant":
             out[n]["lang"] = args.lang
-            for opt, key in _CHERRANT_OPTIONS.items():
-                if getattr(args, opt) is not None:
-                    out[n][key] = getattr(args, opt)
+        for opt, key in flags.items():
+            if getattr(args, opt) is not None:
+                out[n][key] = getattr(args, opt)
+                given[n][key] = f"--{opt.replace('_', '-')} {getattr(args, opt)}"
     for opt in args.option:
         key, sep, val = opt.partition("=")
         metric, dot, field = key.partition(".")
@@ -187,11 +182,14 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
         if metric not in out:
             raise InputError(f"-O {opt}: {metric!r} is not one of the metrics asked for "
                              f"({', '.join(names)})")
-        value = _value(val)
         if ALIASES.get(metric, metric) == "goto" and field == "annotator" and \
-                isinstance(value, int):
+                val.strip().isdigit():
             field = "coder"  # the gold coder's old name (annotator = the edit extractor now)
-        out[metric][field] = value
+        specs = declared_options(factory_of(metric)) or {}
+        out[metric][field] = parse_value(specs.get(field), val)
+        given[metric][field] = f"-O {opt}"
+    for n in names:  # every value checked before any work, -O values named as given
+        out[n] = check_settings(n, factory_of(n), out[n], given[n])
     return out
 
 

@@ -16,8 +16,11 @@ from .. import m2
 from ..m2 import M2Block, M2Edit, M2Target, annotation_block
 from .registry import ScoreInput
 
-__all__ = ["annotate_to_blocks", "apply_edits", "extract_edits", "gold_references",
+__all__ = ["MISSING", "annotate_to_blocks", "apply_edits", "extract_edits", "gold_references",
            "hypothesis_blocks", "m2_dialect"]
+
+#: what an annotator absent from a block wrote (:func:`gold_references`)
+MISSING = ("first", "unchanged")
 
 NOOP = M2Edit(-1, -1, "noop", "-NONE-", 0)
 
@@ -36,7 +39,7 @@ def gold_references(gold: Sequence[M2Block], missing: str = "first") -> list[lis
     equal to an earlier one, and with it the published GLEU numbers are reproduced) or the
     sentence ``"unchanged"``. A block without edit lines leaves every reference unchanged.
     """
-    if missing not in ("unchanged", "first"):
+    if missing not in MISSING:
         raise ValueError(f"missing must be 'unchanged' or 'first', not {missing!r}")
     anns = sorted({a for b in gold for a in b.annotators()}) or [0]
     refs: list[list[str]] = [[] for _ in anns]

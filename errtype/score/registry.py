@@ -29,7 +29,7 @@ from ..m2 import M2Block
 from .common import ScoreResult, signature
 
 __all__ = ["ALIASES", "FAMILIES", "Metric", "MetricInfo", "ScoreInput", "available_metrics",
-           "describe", "get_metric", "metric_signature", "register"]
+           "describe", "factory_of", "get_metric", "metric_signature", "register"]
 
 #: the packages under errtype.score whose modules define metrics
 FAMILIES = ("edits", "ngram", "lm", "meta")
@@ -179,12 +179,21 @@ def available_metrics() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def get_metric(name: str, **settings: Any) -> Metric:
-    """A configured metric from the registry (``errant``, ``maxmatch``, ``gleu``, ...)."""
+def factory_of(name: str) -> Callable[..., Metric]:
+    """The registered factory of the metric ``name`` (or an alias of one); InputError if none."""
     _discover()
     try:
-        factory = _FACTORIES[ALIASES.get(name, name) if name not in _FACTORIES else name]
+        return _FACTORIES[ALIASES.get(name, name) if name not in _FACTORIES else name]
     except KeyError:
         raise InputError(f"unknown metric {name!r} (choose from "
                          f"{', '.join(sorted(_FACTORIES))})") from None
-    return factory(**settings)
+
+
+def get_metric(name: str, **settings: Any) -> Metric:
+    """A configured metric from the registry (``errant``, ``maxmatch``, ``gleu``, ...); the
+    settings are checked against the options the metric declares first
+    (:func:`errtype.score.options.check_settings`: InputError names a bad one)."""
+    from .options import check_settings
+
+    factory = factory_of(name)
+    return factory(**check_settings(name, factory, settings))

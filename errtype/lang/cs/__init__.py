@@ -66,6 +66,7 @@ class Czech(Language):
             return _spacy_parser(nlp, options.get("spacy_model") or SPACY_MODEL, compat, blas)
         if model is None:
             model = os.environ.get(UDPIPE_ENV) or None
+        trusted = model is None  # a downloaded model: cached_model verified its digest
         if model is None:
             from ...download import cached_model
             model = cached_model("cs")
@@ -76,7 +77,7 @@ class Czech(Language):
             )
         if model is not None:
             from ...parse.udpipe import UDPipeParser
-            return UDPipeParser(model)
+            return UDPipeParser(model, trusted=trusted)
         return _spacy_parser(None, options.get("spacy_model") or SPACY_MODEL, compat, blas)
 
     # --------------------------------------------------------------- alignment

@@ -49,10 +49,10 @@ def default_parser(code: str, options: dict[str, Any]) -> Parser:
         return SpacyParser(load_pipeline(options.get("spacy_model") or pack.spacy,
                                          numpy_blas=blas))
     from ...download import cached_model
-    model = cached_model(code)
+    model = cached_model(code)  # its digest verified
     if model is not None:
         from ...parse.udpipe import UDPipeParser
-        return UDPipeParser(model)
+        return UDPipeParser(model, trusted=True)
     hints = []
     if pack.udpipe:
         hints.append(f"run 'errtype download {code}' (UDPipe model {pack.udpipe})")

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from ...m2 import M2Block
 from ..common import f_key
+from ..options import option
 from ..registry import ScoreInput
 
 __all__ = ["EditMetric"]
@@ -29,7 +30,7 @@ __all__ = ["EditMetric"]
 class EditMetric:
     """Shared settings of the ERRANT-edit metrics (see the module docstring)."""
 
-    beta: float = 0.5
+    beta: float = option(0.5, ge=0)
     lang: str = "en"
     annotator: Any = field(default=None, repr=False, compare=False)
     gold_edits: str = "m2"

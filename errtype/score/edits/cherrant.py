@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 
 from ...m2 import M2Block, M2Edit, read_m2
 from ..common import ScoreResult, signature
+from ..options import option
 from ..registry import ScoreInput, register
 from .errant import (
     MODES,
@@ -213,16 +214,16 @@ class CherrantMetric:
     language's M2 dialect, as ChERRANT's parallel_to_m2.py writes them (every equal-cost edit
     sequence)."""
 
-    mode: str = "cs"
-    beta: float = 0.5
+    mode: str = option("cs", choices=MODES)
+    beta: float = option(0.5, ge=0)
     single: bool = False
     multi: bool = False
     filt: Sequence[str] = ()
-    cat: int | None = None
-    max_answer_num: int | None = None
-    reference_num: int | None = None
-    start: int | None = None
-    end: int | None = None
+    cat: int | None = option(None, choices=(1, 2, 3))
+    max_answer_num: int | None = option(None, ge=1)
+    reference_num: int | None = option(None, ge=1)
+    start: int | None = option(None, ge=0)
+    end: int | None = option(None, ge=0)
     lang: str = "zh"
     annotator: Any = field(default=None, repr=False, compare=False)
     name: str = "cherrant"

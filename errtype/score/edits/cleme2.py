@@ -52,6 +52,7 @@ from typing import Any, ClassVar
 from ...errors import InputError
 from ...m2 import M2Edit
 from ..common import ScoreResult, signature
+from ..options import option
 from ..registry import ScoreInput, register
 from .chunks import _correction, _first_coder, _references, chunks
 
@@ -268,9 +269,9 @@ class Cleme2Metric:
     level: str = "corpus"
     factors: tuple[float, float, float, float] | None = None
     similarity: Any = None
-    alpha: float = 2.0
-    low: float = 0.75
-    high: float = 1.25
+    alpha: float = option(2.0, gt=0)
+    low: float = option(0.75, ge=0)
+    high: float = option(1.25, ge=0)
     lang: str = "en"
     annotator: Any = field(default=None, repr=False, compare=False)
     gold_edits: str = "m2"

@@ -29,6 +29,7 @@ from typing import Any
 from ...errors import InputError, LineCountError
 from ...m2 import M2Block, M2Edit, annotation_block, read_m2
 from ..common import ScoreResult, prf, signature
+from ..options import option
 from ..registry import ScoreInput, register
 from .base import EditMetric
 
@@ -522,11 +523,11 @@ class ErrantMetric(EditMetric):
     ``mode``, ``beta``, ``single``, ``multi``, ``filt``, ``cat``); hypotheses without edits are
     annotated with ``errtype.load(lang)`` (or the given annotator)."""
 
-    mode: str = "cs"
+    mode: str = option("cs", choices=MODES)
     single: bool = False
     multi: bool = False
     filt: Sequence[str] = ()
-    cat: int | None = None
+    cat: int | None = option(None, choices=(1, 2, 3))
     name: str = "errant"
 
     @property

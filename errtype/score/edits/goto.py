@@ -39,6 +39,7 @@ from ...errors import InputError
 from ...m2 import M2Block, M2Edit
 from ...textio import atomic_output, read_lines
 from ..common import ScoreResult, f_key, signature
+from ..options import option
 from ..registry import ScoreInput, register
 from .base import EditMetric
 
@@ -134,10 +135,10 @@ class GoToMetric(EditMetric):
     system edits are the systems' ERRANT edits (``lang``'s annotator) unless given. ``a``,
     ``b``, ``c``: the weight function."""
 
-    coder: int = 0
-    a: float = 1.0
-    b: float = 0.0
-    c: float = 0.0
+    coder: int = option(0, ge=0)
+    a: float = option(1.0)
+    b: float = option(0.0)
+    c: float = option(0.0)
     weights: str | None = None
     name: str = "goto"
     #: systems in the weights, and per sentence and gold chunk how many corrected it

@@ -41,6 +41,7 @@ from ...m2 import M2Block, read_m2
 from ...textio import read_lines
 from .._checks import misaligned, misalignment_note
 from ..common import ScoreResult, f_key, prf, signature
+from ..options import option
 from ..registry import ScoreInput, register
 
 EPSILON = 0.001
@@ -729,10 +730,10 @@ class MaxMatchMetric:
     """m2scorer 3.2; every sentence also gets ``tp = correct``, ``fp = proposed - correct``,
     ``fn = gold - correct`` of its chosen annotator."""
 
-    beta: float = 0.5
-    max_unchanged_words: int = 2
+    beta: float = option(0.5, ge=0)
+    max_unchanged_words: int = option(2, ge=0)
     ignore_whitespace_casing: bool = False
-    max_arcs: int | None = None
+    max_arcs: int | None = option(None, ge=1)
     name: str = "maxmatch"
 
     @property

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..common import ScoreResult, f_key, prf, signature
+from ..options import option
 from ..registry import ScoreInput, register
 from .base import EditMetric
 from .errant import coder_edits, compare_edits
@@ -71,8 +72,8 @@ class SentM2Metric:
     """SentM2: the mean sentence F-beta of MaxMatch (m2scorer 3.2 edits), best annotator per
     sentence."""
 
-    beta: float = 0.5
-    max_unchanged_words: int = 2
+    beta: float = option(0.5, ge=0)
+    max_unchanged_words: int = option(2, ge=0)
     ignore_whitespace_casing: bool = False
     name: str = "sentm2"
 

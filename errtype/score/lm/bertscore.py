@@ -36,6 +36,7 @@ from typing import Any
 from ...data import resource_path
 from ...errors import InputError, ResourceError
 from ..common import ScoreResult, signature
+from ..options import option
 from ..registry import ScoreInput, register
 from .hf import HFMetric, import_hf
 
@@ -95,13 +96,13 @@ class BertScore(HFMetric):
     ``none``, or a bert_score baseline file."""
 
     model: str = "bert-base-uncased"
-    layer: int | None = None
+    layer: int | None = option(None, ge=0)
     score_type: str = "f"
     against: str = "references"
     baseline: str = "auto"
     lang: str = "en"
-    batch_size: int = 64
-    max_length: int | None = None
+    batch_size: int = option(64, ge=1)
+    max_length: int | None = option(None, ge=1)
     name: str = "bertscore"
     _emb: dict[str, tuple[Any, Any]] = field(default_factory=dict, init=False, repr=False,
                                              compare=False)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ...errors import InputError, ResourceError
+from ..options import option
 
 __all__ = ["DTYPES", "HFMetric", "encoded_batches", "import_hf", "load_pretrained",
            "model_name", "resolve_device", "resolve_dtype", "sorted_batches"]
@@ -112,8 +113,8 @@ class HFMetric:
 
     device: str = "auto"
     dtype: str = "float32"
-    batch_size: int = 32
-    max_length: int | None = 128
+    batch_size: int = option(32, ge=1)
+    max_length: int | None = option(128, ge=1)
     local_files_only: bool = False
     main: ClassVar[str] = "score"
     scale: ClassVar[float] = 1

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..common import ScoreResult, signature
+from ..options import option
 from ..registry import ScoreInput, register
 from .hf import HFMetric, import_hf
 
@@ -35,7 +36,7 @@ class Impara(HFMetric):
 
     model: str = "gotutiyan/IMPARA-QE"
     similarity_model: str = "bert-base-cased"
-    threshold: float = 0.9
+    threshold: float = option(0.9, ge=-1, le=1)
     name: str = "impara"
     uses: ClassVar[tuple[str, ...]] = ()
     _qe: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)

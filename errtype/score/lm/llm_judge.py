@@ -47,8 +47,9 @@ from ...errors import InputError, ServiceError
 from ..common import ScoreResult, signature
 from ..meta.correlation import Ranking
 from ..meta.trueskill import GEC_METRICS
+from ..options import option
 from ..registry import ScoreInput, register
-from .chat import ChatClient
+from .chat import ChatClient, redact_url
 
 SYSTEM_MESSAGE = "You are a helpful assistant."
 
@@ -215,22 +216,25 @@ class LLMJudge:
     server knows; ``base_url``: the API (default ``$OPENAI_BASE_URL``, else OpenAI's);
     ``api_key_env``: the environment variable holding the key; ``template``: a prompt file
     with ``[SOURCE]`` and ``[CORRECTION]`` instead of the paper's; ``cache``: ``auto`` (the
-    user cache folder), ``none``, or a file; ``workers``: requests in flight at once."""
+    user cache folder), ``none``, or a file; ``workers``: requests in flight at once;
+    ``allow_http_key``: send a key over plain http to a host that is not loopback (refused
+    otherwise: :mod:`errtype.score.lm.chat`)."""
 
     model: str = "gpt-4o-mini-2024-07-18"
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     criteria: str | None = None
     template: str | None = None
-    seed: int | None = 777
-    temperature: float | None = None
+    seed: int | None = option(777)
+    temperature: float | None = option(None, ge=0, le=2)
     structured: bool = True
-    max_hypotheses: int = 5
+    max_hypotheses: int = option(5, ge=1)
     cache: str = "auto"
-    workers: int = 4
-    timeout: float = 120.0
-    retries: int = 4
-    backoff: float = 2.0
+    workers: int = option(4, ge=1)
+    timeout: float = option(120.0, gt=0)
+    retries: int = option(4, ge=0)
+    backoff: float = option(2.0, ge=0)
+    allow_http_key: bool = False
     name: str = "llm-judge"
     main: ClassVar[str] = "trueskill"
     scale: ClassVar[float] = 1
@@ -247,6 +251,10 @@ class LLMJudge:
         if self.criteria is not None and self.criteria not in self.CRITERIA:
             raise InputError(f"{self.name}: unknown criteria {self.criteria!r} (choose from "
                              f"{', '.join(self.CRITERIA)})")
+        try:
+            self.client()  # a base URL that is no http(s) URL, a key for plain http: refused now
+        except ServiceError as exc:
+            raise ServiceError(f"{self.name}: {exc}") from None
 
     # ------------------------------------------------------------ prompt
     def prompt_template(self) -> str:
@@ -275,7 +283,7 @@ class LLMJudge:
         prompt = ("kobayashi24" if self.template is None else
                   f"{Path(self.template).name}:"
                   f"{hashlib.md5(self.prompt_template().encode()).hexdigest()[:8]}")
-        return {"model": self.model, "api": self.client().base_url, "prompt": prompt,
+        return {"model": self.model, "api": redact_url(self.client().base_url), "prompt": prompt,
                 "criteria": self.criteria or "none", "seed": self.seed,
                 "temperature": self.temperature, "structured": self.structured,
                 "max_hypotheses": self.max_hypotheses,
@@ -285,7 +293,8 @@ class LLMJudge:
     def client(self) -> ChatClient:
         if self._client is None:
             self._client = ChatClient(self.model, self.base_url, self.api_key_env,
-                                      self.timeout, self.retries, self.backoff)
+                                      self.timeout, self.retries, self.backoff,
+                                      allow_http_key=self.allow_http_key, owner=self.name)
         return self._client
 
     def cache_path(self) -> Path | None:

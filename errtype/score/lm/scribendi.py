@@ -30,6 +30,7 @@ from rapidfuzz.distance import Indel, Levenshtein
 
 from ...errors import LineCountError
 from ..common import ScoreResult, signature
+from ..options import option
 from ..registry import ScoreInput, register
 from . import models
 from .models import LanguageModel
@@ -169,9 +170,9 @@ class ScribendiMetric:
     first use and its perplexities are shared by every system this object scores."""
 
     lm: str = "default"
-    threshold: float = 0.8
-    tsr: str = "fuzzywuzzy"
-    batch_size: int | None = None
+    threshold: float = option(0.8, ge=0, le=1)
+    tsr: str = option("fuzzywuzzy", choices=TSR_MODES)
+    batch_size: int | None = option(None, ge=1)
     lowercase: bool = False
     local_files_only: bool = False
     device: str = "cpu"

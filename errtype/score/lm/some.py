@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..common import ScoreResult, signature
+from ..options import option
 from ..registry import ScoreInput, register
 from .hf import HFMetric
 
@@ -46,9 +47,9 @@ class Some(HFMetric):
     model_g: str | None = None
     model_f: str | None = None
     model_m: str | None = None
-    weight_g: float = 0.55
-    weight_f: float = 0.43
-    weight_m: float = 0.02
+    weight_g: float = option(0.55, ge=0)
+    weight_f: float = option(0.43, ge=0)
+    weight_m: float = option(0.02, ge=0)
     name: str = "some"
     uses: ClassVar[tuple[str, ...]] = ()
     _cache: dict[tuple[str, Any], float] = field(default_factory=dict, init=False, repr=False,

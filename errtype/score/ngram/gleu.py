@@ -31,6 +31,8 @@ from ...m2 import is_m2, read_m2
 from ...textio import read_lines
 from .._checks import misaligned, misalignment_note
 from ..common import ScoreResult, signature
+from ..extract import MISSING
+from ..options import option
 from ..registry import ScoreInput, register
 from .py2random import py2_randints, py3_randints
 
@@ -313,12 +315,12 @@ class GleuMetric:
     """GLEU+ against the reference texts, or else the gold annotators' corrected sentences (one
     reference per annotator; ``missing``: see :func:`errtype.score.extract.gold_references`)."""
 
-    order: int = 4
-    iterations: int = 500
-    draw: str = "py2"
-    tokenize: str = "py2"
+    order: int = option(4, ge=1)
+    iterations: int = option(500, ge=1)
+    draw: str = option("py2", choices=("py2", "py3"))
+    tokenize: str = option("py2", choices=("py2", "unicode"))
     sentence_level: bool = True
-    missing: str = "first"
+    missing: str = option("first", choices=MISSING)
     name: str = "gleu"
     main: ClassVar[str] = "gleu"
     uses: ClassVar[tuple[str, ...]] = ("references",)

@@ -28,6 +28,8 @@ from typing import Any, ClassVar
 
 from ...errors import InputError, LineCountError
 from ..common import ScoreResult, signature
+from ..extract import MISSING
+from ..options import option
 from ..registry import ScoreInput, register
 
 __all__ = ["Green", "GreenMetric", "green_counts", "ngram_counts"]
@@ -151,10 +153,10 @@ class GreenMetric:
     reference per annotator; ``missing``: see :func:`errtype.score.extract.gold_references`).
     ``unit="char"`` (or the name ``green-char``) counts character n-grams."""
 
-    n: int = 4
-    beta: float = 2.0
-    unit: str = "word"
-    missing: str = "first"
+    n: int = option(4, ge=1)
+    beta: float = option(2.0, ge=0)
+    unit: str = option("word", choices=UNITS)
+    missing: str = option("first", choices=MISSING)
     name: str = "green"
     main: ClassVar[str] = "green"
     uses: ClassVar[tuple[str, ...]] = ("references",)
