@@ -155,8 +155,9 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
         if args.beta is not None and (edits or canon in _F_METRICS):
             out[n]["beta"] = args.beta
             given[n]["beta"] = f"--beta {args.beta:g}"
+        if (edits or canon == "cherrant") and args.lang is not None:
+            out[n]["lang"] = args.lang  # None: the metric's own default
         if edits:
-            out[n]["lang"] = args.lang
             out[n]["gold_edits"] = edit_gold(args)
         if canon == "goto" and args.goto_weights:
             out[n]["weights"] = args.goto_weights
@@ -168,8 +169,6 @@ def metric_settings(names: Sequence[str], args: argparse.Namespace) -> dict[str,
                     out[n][opt] = getattr(args, opt)
         flags = {**(_COMPARE_OPTIONS if canon in ("errant", "cherrant") else {}),
                  **(_CHERRANT_OPTIONS if canon == "cherrant" else {})}
-        if canon == "cherrant":
-            out[n]["lang"] = args.lang
         for opt, key in flags.items():
             if getattr(args, opt) is not None:
                 out[n][key] = getattr(args, opt)
