@@ -44,8 +44,9 @@ SYSTEMS = ("gold", "source", "system")
 # ----------------------------------------------------------------------------------- languages
 #: (source, correction, system) per language code: the sentences of the matrix. Every set has a
 #: replacement (1), a deletion (2), an insertion (3), a word-order change (4) and an unchanged
-#: sentence (5); the system fixes 1 and 3, misses 2 and makes a wrong change in 4. Languages
-#: written without spaces are given unsegmented (the tests segment them as each form asks).
+#: sentence (5); the system fixes 1 and 3, misses 2 and makes a wrong change in 4 (some sets have
+#: more). Languages written without spaces are given unsegmented (the tests segment them as each
+#: form asks).
 SENTENCES: dict[str, tuple[tuple[str, str, str], ...]] = {
     "en": (
         ("She go to school every days .", "She goes to school every day .",
@@ -85,6 +86,10 @@ SENTENCES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("私は毎日コーヒーを飲みます。", "毎日私はコーヒーを飲みます。",
          "私は毎日コーヒーが飲みます。"),
         ("今日はいい天気です。", "今日はいい天気です。", "今日はいい天気です。"),
+        # samples/ja.*.txt: an inflection and an orthographic replacement
+        ("昨日は雨が降ります。", "昨日は雨が降りました。", "昨日は雨が降りました。"),
+        ("わたしは日本語が勉強しています。", "私は日本語を勉強しています。",
+         "わたしは日本語が勉強しています。"),
     ),
     "zh": (
         ("他们很高心地去了公园。", "他们很高兴地去了公园。", "他们很高兴地去了公园。"),
@@ -260,6 +265,25 @@ def _standard(m2: str) -> str:
     return "".join(line for line in m2.splitlines(keepends=True) if not line.startswith("T"))
 
 
+def _annotator_lines(m2: str, k: int) -> str:
+    """The M2 text with only annotator ``k``'s ``A`` and ChERRANT ``T`` lines, as annotator 0."""
+    out = []
+    for line in m2.splitlines():
+        if line.startswith("A "):
+            head, _, who = line.rpartition("|||")
+            if int(who) != k:
+                continue
+            line = f"{head}|||0"
+        elif line.startswith("T"):
+            who, sep, rest = line[1:].partition("-") if "-" in line.split()[0] else \
+                line[1:].partition(" ")
+            if int(who) != k:
+                continue
+            line = f"T0{sep}{rest}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 def _form_text(ws: Workspace) -> Inputs:
     """Gold M2 as errtype-m2 writes it; systems as segmented text (the gold's tokens)."""
     return Inputs(ws.gold(), ws.texts(segmented=True))
@@ -295,6 +319,10 @@ def _form_unit_char(ws: Workspace) -> Inputs:
     return Inputs(ws.gold(), ws.texts(segmented=True), ["--unit", "char"])
 
 
+def _form_unit_char_unsegmented(ws: Workspace) -> Inputs:
+    return Inputs(ws.gold(), ws.texts(segmented=False), ["--unit", "char"])
+
+
 def _form_jobs2(ws: Workspace) -> Inputs:
     return Inputs(ws.gold(jobs=2), ws.texts(segmented=True))
 
@@ -311,6 +339,8 @@ FORMS: dict[str, Form] = {
     # scored in characters: a unit of its own (no form to equal); Chinese has its own variant
     "unit-char": Form(_form_unit_char, lambda lang: lang.unspaced and
                       lang.opt("granularity") is None, same_as=None),
+    "unit-char-unsegmented": Form(_form_unit_char_unsegmented, lambda lang: lang.unspaced and
+                                  lang.opt("granularity") is None, same_as="unit-char"),
     "jobs-2": Form(_form_jobs2, slow=True),
 }
 
@@ -352,13 +382,13 @@ class Workspace:
         return self._once(f"raw-{system}", lambda: self.write(
             f"{system}.raw.txt", "".join(s + "\n" for s in self.plain[system])))
 
-    def m2(self, cor: str, out: str, jobs: int = 1) -> Path:
-        """``errtype-m2 -orig SOURCE -cor COR -o OUT`` (with the language's options)."""
+    def m2(self, cors: Sequence[str], out: str, jobs: int = 1) -> Path:
+        """``errtype-m2 -orig SOURCE -cor COR... -o OUT`` (with the language's options)."""
         from errtype.cli.m2 import main as m2_main
 
         def make() -> Path:
             path = self.dir / out
-            argv = ["-orig", str(self.raw("source")), "-cor", str(self.raw(cor)),
+            argv = ["-orig", str(self.raw("source")), "-cor", *(str(self.raw(c)) for c in cors),
                     "-o", str(path), "-q", "-j", str(jobs), *self.lang.cli()]
             code = m2_main(argv)
             if code != 0:
@@ -368,10 +398,21 @@ class Workspace:
         return self._once(out, make)
 
     def gold(self, jobs: int = 1) -> Path:
-        return self.m2("gold", "gold.m2" if jobs == 1 else f"gold-j{jobs}.m2", jobs)
+        """The gold M2: errtype-m2 with the corrections as its one annotator (``jobs`` 1: the
+        gold's lines of :meth:`all_m2`, the same run)."""
+        if jobs != 1:
+            return self.m2(["gold"], f"gold-j{jobs}.m2", jobs)
+        return self.system_m2("gold")
+
+    def all_m2(self) -> Path:
+        """One errtype-m2 run for every system: annotator k = system k of :data:`SYSTEMS`."""
+        return self.m2(SYSTEMS, "systems.m2")
 
     def system_m2(self, system: str) -> Path:
-        return self.m2(system, f"{system}.m2")
+        """The system's edits as M2: annotator k's lines of :meth:`all_m2` as annotator 0."""
+        k = SYSTEMS.index(system)
+        return self._once(f"m2-{system}", lambda: self.write(
+            f"{system}.m2", _annotator_lines(self.all_m2().read_text("utf-8"), k)))
 
     def texts(self, segmented: bool) -> dict[str, Path]:
         """Every system as text: segmented as the gold's tokens, or as written."""
@@ -405,15 +446,59 @@ def score_argv(lang: Lang, inputs: Inputs, metrics: Sequence[str]) -> list[str]:
             *lang.cli(language_options=False), *inputs.options]
 
 
-def score_api(lang: Lang, inputs: Inputs, metric: str,
-              annotator: Callable[[], Any]) -> Outcome:
-    """One metric over one language's inputs through the library, as ``errtype score`` runs
-    it: settings from its options, the suite read and checked, then scored. A refusal is an
-    :class:`~errtype.errors.ErrtypeError`; ``worked_before_refusal`` says whether the annotator
-    had been asked for (edits extracted) before it."""
+def _suite(args: Any, built: Sequence[tuple[str, Any]], annotator: Callable[[], Any]) -> Any:
+    from errtype.score.registry import describe
+    from errtype.score.suite import load_suite, parse_system_arg
+
+    return load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
+                      lang=args.lang, annotator=annotator, unit=args.unit,
+                      same_source=any(describe(m).same_source for _, m in built))
+
+
+def score_api(lang: Lang, inputs: Inputs, metrics: Sequence[str],
+              annotator: Callable[[], Any]) -> dict[str, Outcome]:
+    """Every metric over one language's inputs through the library, as ``errtype score`` runs
+    them: settings from its options, one suite read and checked, then scored metric by metric
+    (the suite's extracted edits shared). A refusal is an :class:`~errtype.errors.ErrtypeError`;
+    a metric refused while scoring is run again alone, with a fresh suite, to tell whether the
+    annotator had been asked for (edits extracted) before the refusal."""
     from errtype.cli.score import build_parser, metric_settings
-    from errtype.score.registry import describe, get_metric
-    from errtype.score.suite import load_suite, parse_system_arg, score_systems
+    from errtype.score.registry import get_metric
+    from errtype.score.suite import score_systems
+
+    out: dict[str, Outcome] = {}
+    built = []
+    for name in metrics:
+        args = build_parser().parse_args(score_argv(lang, inputs, [name]))
+        try:
+            settings = metric_settings([name], args)[name]
+            built.append((name, get_metric(name, **settings)))
+        except (TypeError, ValueError) as exc:  # as errtype score's _build
+            out[name] = Outcome(refused=f"metric {name}: {exc}")
+        except ErrtypeError as exc:
+            out[name] = Outcome(refused=str(exc))
+    try:
+        suite = _suite(args, built, annotator)
+    except ErrtypeError as exc:
+        return {**out, **{n: Outcome(refused=str(exc)) for n, _ in built}}
+    for name, metric in built:
+        try:
+            rows = score_systems([(name, metric)], suite)
+        except ErrtypeError:
+            out[name] = _alone(lang, inputs, name, annotator)
+            continue
+        result = out[name] = Outcome()
+        for r in rows:
+            result.corpus[r.system] = dict(r.result.corpus)
+            result.main[r.system] = r.value
+    return out
+
+
+def _alone(lang: Lang, inputs: Inputs, name: str, annotator: Callable[[], Any]) -> Outcome:
+    """One metric scored with a suite of its own, the annotator watched."""
+    from errtype.cli.score import build_parser, metric_settings
+    from errtype.score.registry import get_metric
+    from errtype.score.suite import score_systems
 
     used: list[bool] = []
 
@@ -421,23 +506,13 @@ def score_api(lang: Lang, inputs: Inputs, metric: str,
         used.append(True)
         return annotator()
 
-    args = build_parser().parse_args(score_argv(lang, inputs, [metric]))
+    args = build_parser().parse_args(score_argv(lang, inputs, [name]))
+    metric = get_metric(name, **metric_settings([name], args)[name])
     try:
-        try:
-            built = [(n, get_metric(n, **s)) for n, s in metric_settings([metric], args).items()]
-        except (TypeError, ValueError) as exc:  # as errtype score's _build
-            return Outcome(refused=f"metric {metric}: {exc}")
-        suite = load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
-                           lang=args.lang, annotator=spy, unit=args.unit,
-                           same_source=any(describe(m).same_source for _, m in built))
-        rows = score_systems(built, suite)
+        score_systems([(name, metric)], _suite(args, [(name, metric)], spy))
     except ErrtypeError as exc:
         return Outcome(refused=str(exc), worked_before_refusal=bool(used))
-    out = Outcome()
-    for r in rows:
-        out.corpus[r.system] = dict(r.result.corpus)
-        out.main[r.system] = r.value
-    return out
+    raise AssertionError(f"{name} was refused with the other metrics but scored alone")
 
 
 def env_without_keys() -> dict[str, str]:
