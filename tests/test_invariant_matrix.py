@@ -117,8 +117,8 @@ _JUDGE = Documented("docs/metrics.md, 'Neural metrics and LLM judges': a chat AP
                     "never sends a key); TrueSkill ratings, no maximum", None, None,
                     _always("no API key"))
 _SENT = "docs/metrics.md, 'SentM2 and SentERRANT': a sentence without gold edits scores 1"
-_M2 = ("docs/cli.md, --max-unchanged-words: 'most unchanged tokens inside one system edit' "
-       "(m2scorer 3.2)")
+_M2 = ("docs/metrics.md, 'Scoring units': a gold edit keeping more than max_unchanged_words "
+       "tokens inside it cannot be proposed (m2scorer 3.2)")
 
 #: THE table of documented exceptions: metric -> what holds instead, with the doc reference
 DOCUMENTED: dict[str, Documented] = {
