@@ -7,6 +7,10 @@ built-in metrics by importing every module of the family packages (``edits``, ``
 ``errtype.metrics`` (name = metric name, value = a factory, or a module that registers on import).
 Importing this module imports no metric.
 
+A metric that needs an optional extra says so (``extra = "lm"``, a class attribute of its factory;
+:data:`EXTRAS`): :func:`get_metric` refuses it when the extra's packages are missing, before any
+input is read, so a run never does work it cannot finish.
+
 A count-based metric (``errant``, ``maxmatch``, ...) gives every sentence ``tp``/``fp``/``fn``, so
 bootstraps, significance tests and meta-evaluation need no per-metric conversion.
 
@@ -17,6 +21,7 @@ bootstraps, significance tests and meta-evaluation need no per-metric conversion
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,16 +29,19 @@ from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from ..errors import InputError, LineCountError
+from ..errors import InputError, LineCountError, ResourceError
 from ..m2 import M2Block
 from .common import ScoreResult, signature
 
-__all__ = ["ALIASES", "FAMILIES", "Metric", "MetricInfo", "ScoreInput", "available_metrics",
-           "describe", "factory_of", "get_metric", "metric_signature", "register"]
+__all__ = ["ALIASES", "EXTRAS", "FAMILIES", "Metric", "MetricInfo", "ScoreInput",
+           "available_metrics", "describe", "factory_of", "get_metric", "metric_signature",
+           "missing_extra", "register"]
 
 #: the packages under errtype.score whose modules define metrics
 FAMILIES = ("edits", "ngram", "lm", "meta")
 ENTRY_POINT_GROUP = "errtype.metrics"
+#: the optional extras a metric can need (its ``extra``): extra -> the packages it installs
+EXTRAS = {"lm": ("torch", "transformers")}
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -116,6 +124,8 @@ class MetricInfo:
     needs_systems: bool
     same_source: bool = True
     columns: tuple[str, ...] | None = None
+    #: the optional extra it needs (:data:`EXTRAS`), or None
+    extra: str | None = None
 
 
 def describe(metric: Metric) -> MetricInfo:
@@ -124,7 +134,20 @@ def describe(metric: Metric) -> MetricInfo:
     return MetricInfo(getattr(metric, "main", None), getattr(metric, "scale", 100),
                       tuple(getattr(metric, "uses", ("gold",))), hasattr(metric, "prepare"),
                       bool(getattr(metric, "same_source", True)),
-                      tuple(columns) if columns else None)
+                      tuple(columns) if columns else None, getattr(metric, "extra", None))
+
+
+def missing_extra(extra: str | None) -> list[str]:
+    """The packages of ``extra`` (:data:`EXTRAS`) that cannot be imported (none are imported)."""
+    missing = []
+    for name in EXTRAS.get(extra or "", ()):
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
 
 
 def metric_signature(metric: Metric) -> str:
@@ -190,10 +213,16 @@ def factory_of(name: str) -> Callable[..., Metric]:
 
 
 def get_metric(name: str, **settings: Any) -> Metric:
-    """A configured metric from the registry (``errant``, ``maxmatch``, ``gleu``, ...); the
-    settings are checked against the options the metric declares first
-    (:func:`errtype.score.options.check_settings`: InputError names a bad one)."""
+    """A configured metric from the registry (``errant``, ``maxmatch``, ``gleu``, ...). A metric
+    whose extra is not installed is refused (ResourceError naming the ``pip install``), and the
+    settings are checked against the options the metric declares
+    (:func:`errtype.score.options.check_settings`: InputError names a bad one), before any work."""
     from .options import check_settings
 
     factory = factory_of(name)
+    extra = getattr(factory, "extra", None)
+    missing = missing_extra(extra)
+    if missing:
+        raise ResourceError(f"metric {name} needs {' and '.join(missing)} "
+                            f"(pip install 'errtype[{extra}]')")
     return factory(**check_settings(name, factory, settings))

@@ -118,6 +118,8 @@ class HFMetric:
     local_files_only: bool = False
     main: ClassVar[str] = "score"
     scale: ClassVar[float] = 1
+    #: refused by the registry without torch and transformers (errtype.score.registry.EXTRAS)
+    extra: ClassVar[str] = "lm"
     _loaded: dict[str, tuple[Any, Any]] = field(default_factory=dict, init=False, repr=False,
                                                 compare=False)
     _device: str = field(default="cpu", init=False, repr=False, compare=False)
