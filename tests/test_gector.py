@@ -267,3 +267,33 @@ def test_command_line(tmp_path: Path) -> None:
         with pytest.raises(SystemExit) as info:
             cli_convert.main(wrong)
         assert info.value.code == 2
+
+
+@pytest.mark.parametrize("label", ["$FOO", "KEEP", "$MERGE_TAB", "$TRANSFORM_CASE_TITLE",
+                                   "$TRANSFORM_AGREEMENT_DUAL", "$APPEND_", "$REPLACE_",
+                                   "$TRANSFORM_VERB_VB", "$TRANSFORM_SPLIT_SPACE", ""])
+def test_gector_to_text_refuses_an_unknown_label(tmp_path: Path, label: str) -> None:
+    """A label GECToR's tagging never writes is an error naming file and line (GECToR's reading
+    passes over most of them: the line would come back uncorrected, silently); exit 2, and no
+    output is written."""
+    tags = tmp_path / "t.tags"
+    tags.write_text(f"$STARTSEPL|||SEPR$KEEP aSEPL|||SEPR$KEEP\n"
+                    f"$STARTSEPL|||SEPR$KEEP aSEPL|||SEPR$KEEPSEPL__SEPR{label}\n",
+                    encoding="utf-8")
+    with pytest.raises(InputError, match="unknown label") as exc:
+        gector_to_text(tags, tmp_path / "out")
+    assert (exc.value.path, exc.value.line) == (str(tags), 2)
+    assert not (tmp_path / "out").exists()
+    proc = subprocess.run([sys.executable, "-m", "errtype.cli.main", "convert", "gector-to-text",
+                           str(tags), "-o", str(tmp_path / "out")], capture_output=True,
+                          text=True)
+    assert proc.returncode == 2 and f"{tags}, line 2" in proc.stderr, proc.stderr
+    assert "unknown label" in proc.stderr and not (tmp_path / "out").exists()
+
+
+def test_every_label_the_tagger_writes_is_known() -> None:
+    from errtype.convert.gector import known_label
+
+    for line in _lines(DATA / "expected.tags"):
+        assert all(known_label(x) for ops in parse_line(line)[1] for x in ops), line
+    assert known_label("$TRANSFORM_VERB_VBZ_VBG") and known_label("$APPEND_,")

@@ -355,6 +355,29 @@ class Tagger:
         return "".join(text.split()) == "".join(target.split())
 
 
+#: the complete labels (the rest of a label is a word or a verb form's tags)
+_WHOLE = frozenset({KEEP, DELETE, SPLIT_HYPHEN, "$MERGE_SPACE", "$MERGE_HYPHEN", "$MERGE_SWAP",
+                    "$TRANSFORM_AGREEMENT_SINGULAR", "$TRANSFORM_AGREEMENT_PLURAL",
+                    *(f"$TRANSFORM_CASE_{c}" for c in ("LOWER", "UPPER", "CAPITAL", "CAPITAL_1",
+                                                       "UPPER_-1"))})
+
+
+def known_label(label: str) -> bool:
+    """Whether ``label`` is one GECToR's tagging writes: a label of the module docstring,
+    ``$APPEND_w`` and ``$REPLACE_w`` with a word ``w``, ``$TRANSFORM_VERB_T1_T2`` with two tags.
+    (GECToR's reading passes over any other label, or stops on some: never what a tag file
+    means.)"""
+    if label in _WHOLE:
+        return True
+    for prefix in (APPEND, REPLACE):
+        if label.startswith(prefix):
+            return len(label) > len(prefix)
+    if label.startswith(VERB):
+        first, sep, second = label[len(VERB):].partition("_")
+        return bool(first and sep and second) and "_" not in second
+    return False
+
+
 def _merged(tokens: list[str]) -> list[str]:
     """GECToR's ``replace_merge_transforms`` of preprocess_data.py, quirks included."""
     if not any(t.startswith(MERGE) for t in tokens):
@@ -399,4 +422,4 @@ def parse_line(line: str) -> tuple[list[str], Labels]:
 
 
 __all__ = ["DELIMITER", "EMPTY", "FAILS", "UNTAGGABLE", "Tagger", "VerbForms", "format_line",
-           "parse_line", "writable"]
+           "known_label", "parse_line", "writable"]

@@ -25,6 +25,7 @@ from .gector import (
     Tagger,
     VerbForms,
     format_line,
+    known_label,
     parse_line,
     writable,
 )
@@ -221,7 +222,10 @@ def gector_to_text(tags: PathLike, out: PathLike, *, source_out: PathLike | None
                    verbs: VerbForms | None = None, encoding_errors: str = "strict") -> int:
     """Write the corrected sentence of every tag line (GECToR's reading, :meth:`Tagger.read`)
     to ``out``, and its source tokens to ``source_out``; returns the number of lines. A line
-    that is not in the format, or whose tags GECToR cannot apply, raises :class:`InputError`."""
+    that is not in the format, holds a label GECToR's tagging never writes
+    (:func:`~errtype.convert.gector.known_label`: GECToR's own reading would pass over most of
+    them), or whose tags GECToR cannot apply raises :class:`InputError` naming the file and
+    line, before anything is written."""
     from contextlib import ExitStack
 
     tagger = Tagger(verbs)
@@ -232,6 +236,9 @@ def gector_to_text(tags: PathLike, out: PathLike, *, source_out: PathLike | None
         for number, text, _ in read_lines(tags, errors=encoding_errors):
             try:
                 tokens, labels = parse_line(text)
+                unknown = next((x for ops in labels for x in ops if not known_label(x)), None)
+                if unknown is not None:
+                    raise ValueError(f"unknown label {unknown!r}")
                 corrected = tagger.read(tokens, labels)
             except (ValueError, IndexError) as exc:
                 raise InputError(f"not a readable GECToR tag line: {exc}", path=str(tags),
