@@ -33,7 +33,8 @@ def format_annotation(ann: Annotation, item: Item, errant_noop: bool = False,
     """
     if dialect == "cherrant":
         cblock = m2.cherrant_block(ann)
-        return Formatted(cblock.to_m2(), sum(e.is_noop for e in cblock.edits), ann.error)
+        noops = 0 if ann.error is not None else sum(e.is_noop for e in cblock.edits)
+        return Formatted(cblock.to_m2(), noops, ann.error)
     raw = [c if isinstance(c, str) else c.span_text(0, len(c)) for c in item[1]] \
         if errant_noop else None
     block = m2.annotation_block(ann, source_text=True, errant_noop=raw)
