@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import AnnotationError
 from .merge import MAX_RULE_RUN
 from .parse.blas import BlasThreads
-from .records import Annotation, Item, Text
+from .records import Annotation, Item, Text, too_long
 from .tokens import Sentence
 
 if TYPE_CHECKING:
@@ -115,11 +115,6 @@ def _words(x: Text) -> Sentence:
 
 def _length(x: Text) -> int:
     return len(x) if isinstance(x, Sentence) else len(x.split())
-
-
-def too_long(limit: int) -> str:
-    """Why an item longer than ``limit`` tokens was skipped (every command's wording)."""
-    return f"more than {limit} tokens (the max_tokens limit)"
 
 
 def skipped(orig: Text, cors: Sequence[Text], reason: str) -> Annotation:

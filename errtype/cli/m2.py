@@ -7,7 +7,14 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..merge import MAX_RULE_RUN, STRATEGIES
-from .common import add_backend_options, add_encoding_option, backend_options, new_parser, run
+from .common import (
+    add_backend_options,
+    add_encoding_option,
+    add_max_tokens_option,
+    backend_options,
+    new_parser,
+    run,
+)
 from .files import INPUT, OUTPUT, m2_input, text_input
 
 if TYPE_CHECKING:
@@ -57,8 +64,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p.add_argument("--on-error", choices=("fail", "skip"), default="fail",
                    help="on a sentence that cannot be annotated: stop (default), or write a noop "
                         "block, report it and go on")
-    p.add_argument("--max-tokens", type=int, default=None,
-                   help="skip (and report) sentences longer than this many tokens")
+    add_max_tokens_option(p)
     p.add_argument("--errant-noop", action="store_true",
                    help="ERRANT's noop rule: a correction differing only in whitespace gets no "
                         "line at all (default: a noop line, so no annotator is lost)")
