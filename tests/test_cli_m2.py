@@ -54,6 +54,25 @@ def test_max_tokens_is_reported_not_hidden(tmp_path: Path, capsys: pytest.Captur
     assert "1 sentences skipped" in err
 
 
+@pytest.mark.parametrize("mode", ["-gold", "-auto"])
+def test_max_tokens_applies_to_m2_mode(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                       mode: str) -> None:
+    """-gold/-auto took --max-tokens and ignored it: a block whose sentence or a correction is
+    longer is now written with a noop line per annotator and reported, as in parallel mode."""
+    m2 = tmp_path / "in.m2"
+    m2.write_text("S a b c d e f\nA 0 1|||R:DET|||the|||REQUIRED|||-NONE-|||0\n\n"
+                  "S ok .\nA 1 2|||R:PUNCT|||!|||REQUIRED|||-NONE-|||0\n\n"
+                  "S x y z\nA 3 3|||M:X|||p q|||REQUIRED|||-NONE-|||1\n\n", encoding="utf-8")
+    out = tmp_path / "out.m2"
+    assert cli.main([mode, str(m2), "-o", str(out), "--max-tokens", "4", "-q"]) == 0
+    blocks = out.read_text(encoding="utf-8").split("\n\n")[:-1]
+    assert blocks[0] == "S a b c d e f\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+    assert "R:PUNCT" in blocks[1]
+    assert blocks[2] == "S x y z\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1"  # x y z p q
+    err = capsys.readouterr().err
+    assert "skipped line 1: more than 4 tokens" in err and "skipped line 7: more than 4" in err
+
+
 UNSPACED = {  # a long line (thousands of tokens) and a short one, the original then a correction
     "zh": (("这本书是非常有意思的。" * 500, "这本书非常有意思的。" * 500),
            ("这本书是非常有意思。", "这本书非常有意思。")),

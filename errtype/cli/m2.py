@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
                                   encoding_errors=args.encoding_errors,
                                   on_error=args.on_error, errant_compat=args.errant_compat,
                                   merge_run_limit=args.merge_run_limit, resume=args.resume,
-                                  jobs=args.jobs)
+                                  jobs=args.jobs, max_tokens=args.max_tokens)
         _print_report(args, report, prog)
         return 0
 
