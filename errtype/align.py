@@ -295,8 +295,9 @@ def _anchored(orig: Sentence, cor: Sentence, lang: Language, lev: bool,
         ops = [AlignOp("M", p + t, p + t + 1, q + t, q + t + 1) for t in range(length - w)]
         ops += seq
         visited = {(a.o_end, a.c_end) for a in seq}
+        # the path touches a run at its first match cell, a cut (no cell of its own) at its point
         kept = [a for a, _, _ in chain[r + 1:]
-                if (a[0] + 1, a[1] + 1) in visited or (not a[2] and (a[0], a[1]) in visited)]
+                if ((a[0] + 1, a[1] + 1) if a[2] else (a[0], a[1])) in visited]
         del chain[r + 1:]
         cut = 0
         for a in kept:  # split the path at the start of every anchor it keeps

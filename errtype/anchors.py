@@ -136,7 +136,8 @@ def _split(o: Sequence[str], c: Sequence[str], before: Anchor, after: Anchor,
             break
     else:
         if too_big:
-            out.extend(_cuts(p0, q0, p1, q1, w, block_cells))
+            out.extend(_local(o, c, _cuts(p0, q0, p1, q1, w, block_cells), before, after,
+                              block_cells, margin))
         return
     prev = before
     for a in [*found, after]:
@@ -144,6 +145,73 @@ def _split(o: Sequence[str], c: Sequence[str], before: Anchor, after: Anchor,
         if a is not after:
             out.append(a)
         prev = a
+
+
+#: a cut is moved onto an identical run of at least this many tokens ...
+LOCAL_K = 8
+#: ... starting within this many tokens of it on either side (:func:`_local`)
+LOCAL_REACH = 128
+
+
+def _local(o: Sequence[str], c: Sequence[str], cuts: list[Anchor], before: Anchor,
+           after: Anchor, block_cells: int, margin: int) -> list[Anchor]:
+    """``cuts`` of a region without unique k-grams, each replaced by the identical run nearest
+    to it (:data:`LOCAL_K` tokens or more, starting within :data:`LOCAL_REACH` tokens,
+    :func:`_nearest_run`) where the blocks around it still fit ``block_cells``.
+
+    Repetitive text (a paragraph pasted many times) has no unique k-gram at all, yet its best
+    path runs through long identical runs: a cut on the straight diagonal misses them by the
+    net insertions so far and forces spurious edits at every cut, while a nearby run of the
+    same diagonal is on the path. Unrelated texts have no such run, and keep their cuts."""
+    out: list[Anchor] = []
+    prev = before
+    for k, (p, q, _) in enumerate(cuts):
+        nxt = cuts[k + 1] if k + 1 < len(cuts) else after
+        start_o, start_c = prev[0] + prev[2], prev[1] + prev[2]
+        # strictly between the stops around it: no two stops share a start or an end
+        run = _nearest_run(o, c, p, q, (start_o + 1, nxt[0] - 1), (start_c + 1, nxt[1] - 1))
+        if run is not None and _fits(prev, run, block_cells, margin) and \
+                _fits(run, nxt, block_cells, margin):
+            out.append(run)
+            prev = run
+        elif start_o <= p and start_c <= q and _fits(prev, (p, q, 0), block_cells, margin):
+            out.append((p, q, 0))
+            prev = (p, q, 0)
+    return out
+
+
+def _fits(a: Anchor, b: Anchor, block_cells: int, margin: int) -> bool:
+    """Whether the block from anchor ``a`` (its margin included) to ``b`` fits."""
+    w = min(a[2], margin)
+    return (b[0] - a[0] - a[2] + w) * (b[1] - a[1] - a[2] + w) <= block_cells
+
+
+def _nearest_run(o: Sequence[str], c: Sequence[str], p: int, q: int, rows: tuple[int, int],
+                 cols: tuple[int, int]) -> Anchor | None:
+    """The maximal identical run (within ``rows`` x ``cols``) through the :data:`LOCAL_K`-gram
+    nearest to (p, q): the least distance from ``p`` plus distance from the cut's diagonal
+    (a copy of the text further on lies a whole copy off the diagonal)."""
+    k = LOCAL_K
+    lo_o, hi_o = max(rows[0], p - LOCAL_REACH), min(rows[1], p + LOCAL_REACH)
+    lo_c, hi_c = max(cols[0], q - LOCAL_REACH), min(cols[1], q + LOCAL_REACH)
+    starts: dict[tuple[str, ...], list[int]] = {}
+    for y in range(lo_c, hi_c - k + 1):
+        starts.setdefault(tuple(c[y:y + k]), []).append(y)
+    best: tuple[int, int, int] | None = None
+    for x in range(lo_o, hi_o - k + 1):
+        for y in starts.get(tuple(o[x:x + k]), ()):
+            key = (abs(x - p) + abs((y - x) - (q - p)), x, y)
+            if best is None or key < best:
+                best = key
+    if best is None:
+        return None
+    x, y = best[1], best[2]
+    while x > rows[0] and y > cols[0] and o[x - 1] == c[y - 1]:
+        x, y = x - 1, y - 1
+    length = k
+    while x + length < rows[1] and y + length < cols[1] and o[x + length] == c[y + length]:
+        length += 1
+    return x, y, length
 
 
 def _cuts(p0: int, q0: int, p1: int, q1: int, w: int, block_cells: int) -> list[Anchor]:

@@ -160,7 +160,9 @@ class Annotator:
 
         ``on_error="fail"`` raises :class:`~errtype.errors.AnnotationError` (with the item's
         0-based ``index``) for an item that cannot be annotated; ``"skip"`` yields it with
-        ``error`` set. Items with more than ``max_tokens`` tokens are skipped likewise.
+        ``error`` set. Items with more than ``max_tokens`` tokens (in the original or a
+        correction, counted as the language aligns them: characters for Chinese, MeCab's words
+        for Japanese) are skipped likewise.
         ``merge_run_limit``: see :data:`errtype.merge.MAX_RULE_RUN` (0 = ERRANT's unbounded).
         ``jobs > 1`` annotates batches in forked worker processes sharing the loaded models, a
         worker's batch at most :data:`~errtype.stream.WORKER_TASK` items (so that the workers

@@ -12,12 +12,18 @@ from dataclasses import dataclass, field
 from .edit import Edit
 from .tokens import Sentence
 
-__all__ = ["Annotation", "Item", "Text"]
+__all__ = ["Annotation", "Item", "Text", "too_long"]
 
 #: an input item: (original, correction) or (original, [correction, ...]); each a string or an
 #: already parsed Sentence (e.g. read from CoNLL-U)
 Text = str | Sentence
 Item = tuple[Text, Text | Sequence[Text]]
+
+
+def too_long(limit: int) -> str:
+    """Why an item with more than ``limit`` tokens was skipped (``max_tokens``, ``--max-tokens``:
+    every command's wording)."""
+    return f"more than {limit} tokens (the max_tokens limit)"
 
 
 @dataclass

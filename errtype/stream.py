@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import AnnotationError
 from .merge import MAX_RULE_RUN
 from .parse.blas import BlasThreads
-from .records import Annotation, Item, Text
+from .records import Annotation, Item, Text, too_long
 from .tokens import Sentence
 
 if TYPE_CHECKING:
@@ -118,7 +118,8 @@ def _length(x: Text) -> int:
 
 
 def skipped(orig: Text, cors: Sequence[Text], reason: str) -> Annotation:
-    """The result of an item that was not annotated: bare tokens, no edits, the reason."""
+    """The result of an item that was not annotated: bare tokens (the parsed ones where the
+    item was parsed), no edits, the reason."""
     return Annotation(_words(orig), [_words(c) for c in cors], [[] for _ in cors],
                       [False] * len(cors), reason)
 
@@ -162,19 +163,24 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
     results: list[Annotation | None] = []
     plans: list[list[bool]] = []  # per item to annotate: which corrections equal the original
     todo: dict[str, None] = {}  # distinct texts to parse, in order
+    limit = options.max_tokens
+    # the limit counts the tokens the language aligns: words split at spaces before parsing
+    # (a lower bound of the parsed tokens), every parsed sentence again after; a language
+    # written without spaces is counted once parsed (segmentation is linear, alignment is not)
+    precount = lang.spaced
     for orig, cors in batch:
         plans.append([])
-        limit = options.max_tokens
-        if limit is not None and max(_length(x) for x in (orig, *cors)) > limit:
-            results.append(skipped(orig, cors,
-                                   f"more than {limit} tokens (the max_tokens limit)"))
+        if limit is not None and max((_length(x) for x in (orig, *cors)
+                                      if precount or isinstance(x, Sentence)), default=0) > limit:
+            results.append(skipped(orig, cors, too_long(limit)))
             continue
         same = [_same(orig, c) for c in cors]
         if segment is not None and isinstance(orig, str):
             known = _segmented(segment, orig, cors, same, tokenize)
             if known is not None:
+                too = limit is not None and len(known) > limit
                 results.append(Annotation(known, [known] * len(cors), [[] for _ in cors],
-                                          [True] * len(cors)))
+                                          [not too] * len(cors), too_long(limit) if too else None))
                 continue
         results.append(None)
         plans[-1] = same
@@ -187,6 +193,10 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
         try:
             o = _resolved(orig, parsed)
             cs = [o if s else _resolved(c, parsed) for c, s in zip(cors, same, strict=True)]
+            if limit is not None and max(map(len, (o, *cs))) > limit:
+                results[k] = Annotation(o, cs, [[] for _ in cs], [False] * len(cs),
+                                        too_long(limit))
+                continue
             ann = Annotation(o, cs)
             for c in cs:
                 is_noop = o.texts == c.texts

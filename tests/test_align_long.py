@@ -302,3 +302,31 @@ def test_three_thousand_tokens_of_system_output_equal_the_full_dp() -> None:
         assert fast.blocks > 10
         full = align(orig, cor, ann.language, max_full_cells=None)
         assert (fast.align_seq, fast.cost) == (full.align_seq, full.cost)
+
+
+def test_repetitive_text_is_cut_on_its_identical_runs() -> None:
+    """A paragraph pasted many times has no unique k-gram, so no anchor: its blocks were cut
+    along the straight diagonal, off the best path by the net insertions so far, and a cut
+    forced a spurious deletion and insertion (Japanese: an M:/U: pair every ~800 tokens). The
+    cuts now sit on nearby identical runs: the full DP's alignment, block by block."""
+    rng = random.Random(3)
+    unit = [f"w{rng.randrange(40)}" for _ in range(60)]
+    o_words, c_words = [], []
+    for k in range(12):  # the first copies get insertions: the path leaves the diagonal
+        o_words += unit
+        c_words += unit[:10] + ["new"] * (4 if k < 6 else 0) + unit[10:30] + ["x"] + unit[31:]
+    orig, cor = Sentence([tok(w) for w in o_words]), Sentence([tok(w) for w in c_words])
+    full = align(orig, cor, EN, max_full_cells=None)
+    seq, cost, blocks = _anchored(orig, cor, EN, False, block_cells=40_000)
+    assert blocks > 1 and not anchors(o_words, c_words, 64)
+    assert (seq, cost) == (full.align_seq, full.cost)
+    assert [op.op for op in seq].count("I") == 24  # the insertions, none at the cuts
+
+
+def test_a_cut_is_kept_only_where_the_path_goes_through_it() -> None:
+    """A cut (a zero-length anchor) has no match cell: the path passing the cell diagonally
+    after it does not touch it (was kept, and the path then split at a point it never visits:
+    StopIteration). Repetitive text with a tiny budget puts cuts next to identical runs."""
+    orig, cor = edited(random.Random(1), 162, 3, 0.1)
+    seq, cost, _ = _anchored(orig, cor, EN, False, block_cells=60, **STRESS)
+    assert path_cost(seq, orig, cor, False) == cost

@@ -54,6 +54,83 @@ def test_max_tokens_is_reported_not_hidden(tmp_path: Path, capsys: pytest.Captur
     assert "1 sentences skipped" in err
 
 
+@pytest.mark.parametrize("mode", ["-gold", "-auto"])
+def test_max_tokens_applies_to_m2_mode(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                       mode: str) -> None:
+    """-gold/-auto took --max-tokens and ignored it: a block whose sentence or a correction is
+    longer is now written with a noop line per annotator and reported, as in parallel mode."""
+    m2 = tmp_path / "in.m2"
+    m2.write_text("S a b c d e f\nA 0 1|||R:DET|||the|||REQUIRED|||-NONE-|||0\n\n"
+                  "S ok .\nA 1 2|||R:PUNCT|||!|||REQUIRED|||-NONE-|||0\n\n"
+                  "S x y z\nA 3 3|||M:X|||p q|||REQUIRED|||-NONE-|||1\n\n", encoding="utf-8")
+    out = tmp_path / "out.m2"
+    assert cli.main([mode, str(m2), "-o", str(out), "--max-tokens", "4", "-q"]) == 0
+    blocks = out.read_text(encoding="utf-8").split("\n\n")[:-1]
+    assert blocks[0] == "S a b c d e f\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"
+    assert "R:PUNCT" in blocks[1]
+    assert blocks[2] == "S x y z\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1"  # x y z p q
+    err = capsys.readouterr().err
+    assert "skipped line 1: more than 4 tokens" in err and "skipped line 7: more than 4" in err
+
+
+UNSPACED = {  # a long line (thousands of tokens) and a short one, the original then a correction
+    "zh": (("这本书是非常有意思的。" * 500, "这本书非常有意思的。" * 500),
+           ("这本书是非常有意思。", "这本书非常有意思。")),
+    "ja": (("私は学校に行きました。" * 600, "私は学校へ行きました。" * 600),
+           ("私は学校を行きます。", "私は学校に行きます。")),
+}
+
+
+@pytest.mark.parametrize(("lang", "mode"), [
+    (lang, mode) for lang in sorted(UNSPACED) for mode in ("parallel", "para", "jobs", "api")
+    if mode != "para" or lang == "zh"])  # --para is ChERRANT's format
+def test_max_tokens_bounds_languages_written_without_spaces(
+        tmp_path: Path, capsys: pytest.CaptureFixture, lang: str, mode: str) -> None:
+    """--max-tokens counts the tokens the language aligns (characters for Chinese, MeCab's words
+    for Japanese), in every path: an over-long line is skipped and reported at once (unbounded,
+    a 5,500-character Chinese line took ~30 s and grows quadratically), the short line is
+    annotated; its noop block carries the segmented source."""
+    import time
+
+    from .conftest import peer, zh_extra
+
+    if lang == "zh":
+        zh_extra()
+    else:
+        peer("fugashi", "pip install 'errtype[ja]'")
+    (long_o, long_c), (short_o, short_c) = UNSPACED[lang]
+    out = tmp_path / "out.m2"
+    started = time.monotonic()
+    if mode == "api":
+        import errtype
+
+        results = list(errtype.load(lang).annotate_stream(
+            [(long_o, long_c), (short_o, short_c)], max_tokens=200))
+        assert results[0].error == "more than 200 tokens (the max_tokens limit)"
+        assert len(results[0].orig) > 1000 and results[0].edits == [[]]
+        assert results[1].error is None and len(results[1].edits[0]) == 1
+        assert time.monotonic() - started < 60  # a safety ceiling, not a measurement
+        return
+    if mode == "para":
+        para = tmp_path / "in.para"
+        para.write_text(f"1\t{long_o}\t{long_c}\n2\t{short_o}\t{short_c}\n", encoding="utf-8")
+        argv = ["--para", str(para)]
+    else:
+        o, c = files(tmp_path, [long_o, short_o], [long_c, short_c])
+        argv = ["-orig", o, "-cor", c] + (["-j", "2", "--batch-size", "1"] if mode == "jobs"
+                                          else [])
+    assert cli.main(["--lang", lang, *argv, "-o", str(out), "--max-tokens", "200"]) == 0
+    assert time.monotonic() - started < 60  # a safety ceiling, not a measurement
+    first, second = out.read_text(encoding="utf-8").split("\n\n")[:2]
+    source = first.split("\n")[0].split()
+    assert len(source) > 1000
+    assert [x for x in first.split("\n") if x.startswith("A ")] == [
+        "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0"]
+    assert "noop" not in second and "\nA " in second
+    err = capsys.readouterr().err
+    assert "skipped line 1: more than 200 tokens (the max_tokens limit)" in err
+
+
 def test_failure_leaves_no_output_and_names_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture) -> None:
     from errtype.annotator import Annotator

@@ -267,3 +267,142 @@ def test_command_line(tmp_path: Path) -> None:
         with pytest.raises(SystemExit) as info:
             cli_convert.main(wrong)
         assert info.value.code == 2
+
+
+@pytest.mark.parametrize("label", ["$FOO", "KEEP", "$MERGE_TAB", "$TRANSFORM_CASE_TITLE",
+                                   "$TRANSFORM_AGREEMENT_DUAL", "$APPEND_", "$REPLACE_",
+                                   "$TRANSFORM_VERB_VB", "$TRANSFORM_SPLIT_SPACE", ""])
+def test_gector_to_text_refuses_an_unknown_label(tmp_path: Path, label: str) -> None:
+    """A label GECToR's tagging never writes is an error naming file and line (GECToR's reading
+    passes over most of them: the line would come back uncorrected, silently); exit 2, and no
+    output is written."""
+    tags = tmp_path / "t.tags"
+    tags.write_text(f"$STARTSEPL|||SEPR$KEEP aSEPL|||SEPR$KEEP\n"
+                    f"$STARTSEPL|||SEPR$KEEP aSEPL|||SEPR$KEEPSEPL__SEPR{label}\n",
+                    encoding="utf-8")
+    with pytest.raises(InputError, match="unknown label") as exc:
+        gector_to_text(tags, tmp_path / "out")
+    assert (exc.value.path, exc.value.line) == (str(tags), 2)
+    assert not (tmp_path / "out").exists()
+    proc = subprocess.run([sys.executable, "-m", "errtype.cli.main", "convert", "gector-to-text",
+                           str(tags), "-o", str(tmp_path / "out")], capture_output=True,
+                          text=True)
+    assert proc.returncode == 2 and f"{tags}, line 2" in proc.stderr, proc.stderr
+    assert "unknown label" in proc.stderr and not (tmp_path / "out").exists()
+
+
+def test_every_label_the_tagger_writes_is_known() -> None:
+    from errtype.convert.gector import known_label
+
+    for line in _lines(DATA / "expected.tags"):
+        assert all(known_label(x) for ops in parse_line(line)[1] for x in ops), line
+    assert known_label("$TRANSFORM_VERB_VBZ_VBG") and known_label("$APPEND_,")
+
+
+def _full_programme(tagger: Tagger, src: list[str], tgt: list[str]) -> list[tuple[int, int]]:
+    from rapidfuzz.distance import Levenshtein
+
+    n, m, inf = len(src), len(tgt), 10 ** 9
+    cost = [[inf] * (m + 1) for _ in range(n + 1)]
+    back = [[0] * (m + 1) for _ in range(n + 1)]
+    cost[0][0] = 0
+    for i, token in enumerate(src):
+        for j in range(m + 1):
+            if cost[i][j] >= inf:
+                continue
+            for k in range(j, m + 1):
+                text = "   ".join(tgt[j:k])
+                if k - j < 2:
+                    zero = tagger.transformation(token, text)
+                else:
+                    zero = token.split("-") == tgt[j:k] or tagger.verbs.encoded(token, text)
+                total = cost[i][j] + (0 if zero else Levenshtein.distance(token, text))
+                if cost[i + 1][k] > total:
+                    cost[i + 1][k], back[i + 1][k] = total, j
+    spans, k = [], m
+    for i in range(n, 0, -1):
+        spans.append((back[i][k], k))
+        k = back[i][k]
+    return spans[::-1]
+
+
+def test_token_spans_are_gectors_programme() -> None:
+    """The bounded alignment of a replaced span gives the slices of GECToR's full programme
+    (every slice tried), ties included: random spans of hyphenated words, case changes, verb
+    forms, plurals, and a vocabulary whose entries hold spaces."""
+    import random
+
+    spaced = VerbForms({"go_went": "VB_VBD", "a_b   c": "X_Y"},
+                       {"go_VB_VBD": "went", "a_X_Y": "b   c"})
+    words = ["a", "b", "c", "go", "went", "cat", "cats", "Cat", "CAT", "well-known", "well",
+             "known", "x-y-z", "x", "y", "z", "s", "-", "the", "house", "houses"]
+    rng = random.Random(7)
+    for verbs in (spaced, VerbForms.default()):
+        tagger = Tagger(verbs)
+        for _ in range(1500):
+            src = [rng.choice(words) for _ in range(rng.randint(1, 7))]
+            tgt = [rng.choice(words) for _ in range(rng.randint(1, 9))]
+            assert tagger._token_spans(src, tgt) == _full_programme(tagger, src, tgt), (src, tgt)
+    tagger = Tagger()
+    for _ in range(150):  # longer spans of random words, mostly related
+        src = ["".join(rng.choice("abcde") for _ in range(rng.randint(1, 6)))
+               for _ in range(rng.randint(1, 25))]
+        tgt = [w if rng.random() < 0.6 else w + "s" for w in src if rng.random() < 0.9]
+        tgt = tgt or ["x"]
+        assert tagger._token_spans(src, tgt) == _full_programme(tagger, src, tgt), (src, tgt)
+
+
+def test_a_long_repetitive_pair_is_tagged_in_bounded_time(tmp_path: Path) -> None:
+    """A 600-token repetitive line (difflib finds nothing to match in it: one replaced span of
+    600 x 600 tokens) ran for minutes, a joined string held for every slice; now it is tagged
+    at once (no slice is joined before it is read, most are never read) and reads back."""
+    import time
+
+    src, tgt = tmp_path / "src", tmp_path / "tgt"
+    src.write_text("the cat sat on the mat . " * 86 + "\n", encoding="utf-8")
+    tgt.write_text("the cat sits on a mat . " * 86 + "\n", encoding="utf-8")
+    started = time.monotonic()
+    report = parallel_to_gector(src, tgt, tmp_path / "out.tags")
+    assert time.monotonic() - started < 60  # a safety ceiling, not a measurement
+    assert report.written == 1
+    assert gector_to_text(tmp_path / "out.tags", tmp_path / "back") == 1
+    assert (tmp_path / "back").read_text(encoding="utf-8").split() == \
+        tgt.read_text(encoding="utf-8").split()
+
+
+def test_max_tokens_skips_long_pairs(tmp_path: Path) -> None:
+    """--max-tokens is errtype-m2's: a pair with more tokens on either side is not tagged, and
+    is reported (also with -q) by line; --keep-untaggable writes it with $KEEP labels only, as
+    errtype-m2 writes a noop block; -j 2 and --from-m2 alike; a limit below 1 is a usage
+    error."""
+    long_src = "the cat sat on the mat . " * 800
+    src, tgt = tmp_path / "src", tmp_path / "tgt"
+    src.write_text(f"He go home .\n{long_src}\nShe like it .\n", encoding="utf-8")
+    tgt.write_text(f"He goes home .\n{long_src.replace('sat', 'sits')}\nShe likes it .\n",
+                   encoding="utf-8")
+    out = tmp_path / "out.tags"
+    report = parallel_to_gector(src, tgt, out, max_tokens=1000)
+    assert (report.pairs, report.written, report.skipped) == (3, 2, 1)
+    assert "1 skipped (more than 1000 tokens (the max_tokens limit); lines 2)" in report.summary()
+    assert [line.split()[1] for line in _lines(out)] == [
+        "HeSEPL|||SEPR$KEEP", "SheSEPL|||SEPR$KEEP"]
+    kept = tmp_path / "kept.tags"
+    report = parallel_to_gector(src, tgt, kept, max_tokens=1000, keep_untaggable=True, jobs=2)
+    assert report.written == 3 and report.skipped_written == 1
+    assert all(ops == ["$KEEP"] for ops in parse_line(_lines(kept)[1])[1])
+    proc = subprocess.run([sys.executable, "-m", "errtype.cli.main", "convert",
+                           "parallel-to-gector", "-orig", str(src), "-cor", str(tgt), "-o",
+                           str(out), "--max-tokens", "1000", "-q"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "1 skipped (more than 1000 tokens" in proc.stderr
+    m2 = tmp_path / "in.m2"
+    m2.write_text(f"S {long_src.strip()}\nA 2 3|||R:VERB|||sits|||REQUIRED|||-NONE-|||0\n\n"
+                  "S He go home .\nA 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0\n\n",
+                  encoding="utf-8")
+    report = m2_to_gector(m2, out, max_tokens=1000)
+    assert (report.pairs, report.written, report.skipped, report.lines[report.too_long]) == \
+        (2, 1, 1, [1])
+    for limit in ("0", "-3", "x"):
+        with pytest.raises(SystemExit) as info:
+            cli_convert.main(["parallel-to-gector", "-orig", str(src), "-cor", str(tgt), "-o",
+                              str(out), "--max-tokens", limit])
+        assert info.value.code == 2

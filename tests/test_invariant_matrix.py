@@ -186,8 +186,6 @@ KNOWN: list[Known] = [
     # building the gold (errtype-m2) with every option variant of the language
     Known("--scheme cherrant without its table fails only after loading", ("gold",), ("*",),
           ("zh-word",), ("scheme-cherrant",)),
-    Known("--max-tokens ignored for zh/ja", ("bounded",), ("*",), ("zh", "zh-word", "ja"),
-          ("*",)),
 ]
 
 

@@ -138,3 +138,23 @@ def test_align_and_import_edit_segment_strings_as_annotate_does(ja: errtype.Anno
     assert [t.text for t in ja.align(orig, cor).orig] == words
     edit = ja.import_edit(orig, cor, [3, 4, 3, 4])
     assert (edit.o_str, edit.c_str, edit.type) == ("を", "に", "R:ADP")
+
+
+def test_a_nul_character_loses_no_text(ja: errtype.Annotator, tmp_path: Path) -> None:
+    """MeCab reads C strings: a NUL character ended the analysis, and the rest of the sentence
+    was silently gone. Now the NUL is a token of its own, the rest is analysed, and the M2
+    block has every token (raw text and pre-tokenised text alike)."""
+    words = ["私", "は", "学校", "\x00", "に", "行き", "まし", "た", "。"]
+    assert list(ja.parser.parse("私は学校\x00に行きました。", True).texts) == words
+    assert list(ja.parser.parse(" ".join(words), False).texts) == words
+    assert [t.pos for t in ja.parser.parse("学校\x00に", True)] == ["NOUN", "X", "ADP"]
+    assert _typed(ja, "私は学校\x00に行きました。", "私は学校に行きました。") == [
+        ("\x00", "", "U:OTHER")]
+    orig, cor = tmp_path / "o.txt", tmp_path / "c.txt"
+    orig.write_text("私は学校\x00に行きます。\n", encoding="utf-8")
+    cor.write_text("私は学校\x00へ行きます。\n", encoding="utf-8")
+    out = tmp_path / "out.m2"
+    assert m2_main(["--lang", "ja", "-orig", str(orig), "-cor", str(cor), "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").split("\n")[:2] == [
+        "S 私 は 学校 \x00 に 行き ます 。", "A 4 5|||R:ADP|||へ|||REQUIRED|||-NONE-|||0"]
+

@@ -195,3 +195,25 @@ def test_mucgec_dev_byte_identical_to_cherrant(zh, tmp_path: Path) -> None:
     bench.peer_runner(root)(para, theirs)
     assert ours.read_bytes() == theirs.read_bytes()
     assert bench.compare(ours, theirs)[:2] == (1137, 1137)
+
+
+def test_para_whitespace_only_reference_keeps_its_annotator(zh, tmp_path: Path) -> None:
+    """A reference of whitespace only was dropped: its annotator line was lost and the next
+    reference took its id. It is written as ChERRANT writes an unchanged reference, and the
+    next reference keeps annotator 1 (a reference that is only a tab's empty field is still no
+    reference)."""
+    para = tmp_path / "p.para"
+    para.write_text("1\t这本书是非常有意思。\t \t这本书非常有意思。\n2\t这本书。\t\u3000\n",
+                    encoding="utf-8")
+    assert [refs for _, _, refs in read_para(para)] == [[" ", "这本书非常有意思。"], ["\u3000"]]
+    out = tmp_path / "p.m2"
+    para_to_m2(zh, para, out)
+    assert out.read_text(encoding="utf-8") == (
+        "S 这 本 书 是 非 常 有 意 思 。\n"
+        "T0 没有错误\n"
+        "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n"
+        "T1-A0 这 本 书 非 常 有 意 思 。\n"
+        "A 3 4|||R|||-NONE-|||REQUIRED|||-NONE-|||1\n\n"
+        "S 这 本 书 。\n"
+        "T0 没有错误\n"
+        "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")

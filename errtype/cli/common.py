@@ -108,6 +108,23 @@ def add_unit_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -
                              "characters); default: token")
 
 
+def add_max_tokens_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+                          what: str = "sentences",
+                          note: str = "tokens as the language aligns them: characters for "
+                                      "Chinese") -> None:
+    """``--max-tokens N``: skip (and report) over-long items, every command alike (an item is
+    too long when its original or a correction has more than N tokens)."""
+    def at_least_one(text: str) -> int:
+        n = int(text)
+        if n < 1:
+            raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+        return n
+
+    parser.add_argument("--max-tokens", type=at_least_one, default=None, metavar="N",
+                        help=f"skip (and report) {what} longer than N tokens ({note}; "
+                             "default: no limit)")
+
+
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("language and backend")
     g.add_argument("--lang", "-lang", default="en",

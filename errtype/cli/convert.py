@@ -17,7 +17,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import add_encoding_option, describe, details, new_parser, run, spellings
+from .common import (
+    add_encoding_option,
+    add_max_tokens_option,
+    describe,
+    details,
+    new_parser,
+    run,
+    spellings,
+)
 from .files import INPUT, OUTPUT, m2_input, path_type, text_input
 
 PROG = "errtype convert"
@@ -109,6 +117,8 @@ def _gector_parsers(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--keep-untaggable", action="store_true",
                    help="write a line for every pair, also those GECToR's script leaves out "
                         "(empty lines, tags that do not read back to the correction)")
+    add_max_tokens_option(g, "pairs", "whitespace tokens, as GECToR's; --keep-untaggable "
+                                     "writes a skipped pair with $KEEP labels only")
     g.add_argument("--jobs", "-j", type=int, default=1,
                    help="worker processes (default: 1; the output is the same)")
     t = sub.add_parser("gector-to-text", help="GECToR edit tags -> corrected text",
@@ -138,7 +148,7 @@ def _gector(args: argparse.Namespace) -> str:
                            encoding_errors=args.encoding_errors)
         return f"wrote {args.out} ({n} lines)"
     opts = dict(verbs=verbs, keep_untaggable=args.keep_untaggable, jobs=args.jobs,
-                encoding_errors=args.encoding_errors)
+                encoding_errors=args.encoding_errors, max_tokens=args.max_tokens)
     if args.from_m2 is not None:
         report = m2_to_gector(args.from_m2, args.out, annotator=args.annotator, **opts)
     else:
@@ -188,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if "gector" in args.command:
             summary = _gector(args)
-            if not args.quiet or "left out" in summary:
+            if not args.quiet or "left out" in summary or "skipped" in summary:
                 print(f"{PROG} {args.command}: {summary}", file=sys.stderr)
             return 0
         from .. import m2

@@ -11,6 +11,7 @@ from ..merge import MAX_RULE_RUN, STRATEGIES
 from .common import (
     add_backend_options,
     add_encoding_option,
+    add_max_tokens_option,
     backend_options,
     language_options,
     new_parser,
@@ -66,8 +67,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p.add_argument("--on-error", choices=("fail", "skip"), default="fail",
                    help="on a sentence that cannot be annotated: stop (default), or write a noop "
                         "block, report it and go on")
-    p.add_argument("--max-tokens", type=int, default=None,
-                   help="skip (and report) sentences longer than this many tokens")
+    add_max_tokens_option(p)
     p.add_argument("--errant-noop", action="store_true",
                    help="ERRANT's noop rule: a correction differing only in whitespace gets no "
                         "line at all (default: a noop line, so no annotator is lost)")
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
                                   encoding_errors=args.encoding_errors,
                                   on_error=args.on_error, errant_compat=args.errant_compat,
                                   merge_run_limit=args.merge_run_limit, resume=args.resume,
-                                  jobs=args.jobs)
+                                  jobs=args.jobs, max_tokens=args.max_tokens)
         _print_report(args, report, prog)
         return 0
 

@@ -33,7 +33,8 @@ def format_annotation(ann: Annotation, item: Item, errant_noop: bool = False,
     """
     if dialect == "cherrant":
         cblock = m2.cherrant_block(ann)
-        return Formatted(cblock.to_m2(), sum(e.is_noop for e in cblock.edits), ann.error)
+        noops = 0 if ann.error is not None else sum(e.is_noop for e in cblock.edits)
+        return Formatted(cblock.to_m2(), noops, ann.error)
     raw = [c if isinstance(c, str) else c.span_text(0, len(c)) for c in item[1]] \
         if errant_noop else None
     block = m2.annotation_block(ann, source_text=True, errant_noop=raw)
@@ -154,7 +155,9 @@ def read_para(path: PathLike, encoding_errors: str = "strict"
     (``id<TAB>source<TAB>reference 1<TAB>reference 2 ...``; the id is not used).
 
     A line may have any number of references, none included; an empty reference field (a
-    trailing tab) is no reference, and the others keep their order. Blank lines before the
+    trailing tab) is no reference, and the others keep their order. A reference of whitespace
+    only is a reference (its annotator keeps its place; :func:`para_to_m2` writes it as
+    unchanged). Blank lines before the
     first and after the last line are ignored (ChERRANT strips the file); a blank line between
     two lines, or a line without a tab, is an :class:`InputError` naming file and line.
     """
@@ -175,7 +178,7 @@ def read_para(path: PathLike, encoding_errors: str = "strict"
         if len(fields) < 2:
             raise InputError(f"expected {PARA_FORMAT}, found no tab", path=str(path),
                              line=number)
-        yield number, fields[1], [r for r in fields[2:] if r.strip()]
+        yield number, fields[1], [r for r in fields[2:] if r]
 
 
 def para_to_m2(annotator: Annotator, para: PathLike, out: PathLike, *, lev: bool = False,
@@ -186,8 +189,11 @@ def para_to_m2(annotator: Annotator, para: PathLike, out: PathLike, *, lev: bool
     """Annotate a ChERRANT parallel file (:func:`read_para`) and write M2 in the language's
     dialect (ChERRANT's for Chinese: one ``T{i}-A{j}`` group per reference ``i`` and equal-cost
     edit sequence ``j``), one block per line, atomically or resumably; the references are
-    annotators 0, 1, ... of their line."""
+    annotators 0, 1, ... of their line. A reference of whitespace only is written as the
+    dialect writes an unchanged reference (ChERRANT's ``T{i} 没有错误`` and a noop line; a noop
+    line), never left out: the annotators after it keep their ids."""
     report = Report()
+    unchanged = m2.CHERRANT_NOOP if annotator.language.m2_dialect == "cherrant" else None
     starts: dict[int, int] = {}
     options = dict(lev=lev, merging=merging, batch_size=batch_size, on_error=on_error,
                    max_tokens=max_tokens, merge_run_limit=merge_run_limit)
@@ -202,7 +208,7 @@ def para_to_m2(annotator: Annotator, para: PathLike, out: PathLike, *, lev: bool
             progress(skip)
         for k, (line, source, refs) in enumerate(lines):
             starts[k] = line
-            yield source, refs
+            yield source, [r if r.strip() else unchanged or source for r in refs]
             if progress:
                 progress(1)
 

@@ -23,6 +23,7 @@ import os
 from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
+from itertools import accumulate
 
 from rapidfuzz.distance import Levenshtein
 
@@ -60,13 +61,15 @@ class VerbForms:
     ``word1_word2:T1_T2``; the first line of each ``word1_T1_T2`` decodes, and the last line
     (among those) of each ``word1_word2`` encodes."""
 
-    __slots__ = ("decode", "encode", "name", "spaced")
+    __slots__ = ("decode", "encode", "longest", "name", "spaced")
 
     def __init__(self, encode: dict[str, str], decode: dict[str, str], name: str = "") -> None:
         self.encode = encode  # "word1_word2" -> "T1_T2"
         self.decode = decode  # "word1_T1_T2" -> "word2"
         self.name = name
         self.spaced = any(" " in key for key in encode)  # can a multi-token string match?
+        #: no text of several tokens longer than this is an entry's ``word2`` (0: none is)
+        self.longest = max((len(key) for key in encode if " " in key), default=0)
 
     @classmethod
     def read(cls, path: PathLike) -> VerbForms:
@@ -179,34 +182,56 @@ class Tagger:
         """GECToR's alignment of a replaced span: each source token's slice of ``tgt``
         (contiguous, possibly empty) at the least total cost, ties to the earliest slice. A
         slice costs 0 when a transformation turns the token into it, else their Levenshtein
-        distance; several tokens (tokens hold no whitespace, nor does a change of case make
-        any) can only be a hyphen split or a vocabulary entry holding spaces."""
+        distance to the slice's tokens joined by three spaces; several tokens (tokens hold no
+        whitespace, nor does a change of case make any) can only be a hyphen split or a
+        vocabulary entry holding spaces.
+
+        GECToR's programme tries every slice for every token (cubic, and its joined strings
+        take memory to match). This one gives the same slices reading far fewer: no slice is
+        joined before it is read, the last token takes the rest, and a slice is left out when
+        a lower bound of any path through it (the cost so far plus the difference of lengths)
+        exceeds the cost of a complete alignment found first (:meth:`_some_spans`). A path
+        left out is dearer than the cheapest, so every cheapest path keeps its exact costs and
+        the earliest-slice ties of the full programme.
+        """
         n, m = len(src), len(tgt)
-        joined = {(j, k): "   ".join(tgt[j:k]) for j in range(m + 1) for k in range(j, m + 1)}
-        distance, transformation = Levenshtein.distance, self.transformation
-        verbs = self.verbs if self.verbs.spaced else None
+        text = "   ".join(tgt)
+        starts = list(accumulate((len(t) + 3 for t in tgt), initial=0))  # of tgt[j] in text
+        bound = self._path_cost(src, tgt, text, starts, self._some_spans(n, m))
+        distance, zero_cost = Levenshtein.distance, self._zero_cost
         inf = 10 ** 9
-        cost = [[inf] * (m + 1) for _ in range(n + 1)]
-        back = [[0] * (m + 1) for _ in range(n + 1)]
-        cost[0][0] = 0
+        cost: list[dict[int, int]] = [{0: 0}]  # per row, the reachable columns' costs
+        back: list[dict[int, int]] = [{}]
         for i in range(n):
-            token, here, row, row_back = src[i], cost[i], cost[i + 1], back[i + 1]
-            parts = token.split("-")
-            for j in range(m + 1):
+            token, here = src[i], cost[i]
+            size = len(token)
+            row: dict[int, int] = {}
+            row_back: dict[int, int] = {}
+            parts = len(token.split("-"))
+            for j in sorted(here):
                 base = here[j]
-                if base >= inf:
+                if base > bound:
                     continue
-                for k in range(j, m + 1):
-                    text = joined[j, k]
-                    if k - j < 2:
-                        zero = transformation(token, text)
-                    else:
-                        zero = (k - j == len(parts) and parts == tgt[j:k]) \
-                            or (verbs is not None and verbs.encoded(token, text))
-                    total = base if zero else base + distance(token, text)
-                    if row[k] > total:
-                        row[k] = total
-                        row_back[k] = j
+                for k in range(m if i == n - 1 else j, m + 1):  # the last token takes the rest
+                    length = starts[k] - starts[j] - 3 if k > j else 0
+                    over = length - size - (bound - base)  # > 0: too long to be this cheap
+                    if over > 0 and k - j > max(parts, 1) and length > self.verbs.longest:
+                        break  # longer slices only get dearer, none can cost 0
+                    best = row.get(k, inf)
+                    if best <= base:
+                        continue
+                    piece = text[starts[j]:starts[k] - 3] if k > j else ""
+                    if zero_cost(token, piece, tgt, j, k):
+                        row[k], row_back[k] = base, j
+                        continue
+                    cutoff = min(best - 1, bound) - base
+                    if over > 0 or abs(length - size) > cutoff:
+                        continue
+                    d = distance(token, piece, score_cutoff=cutoff)
+                    if d <= cutoff:
+                        row[k], row_back[k] = base + d, j
+            cost.append(row)
+            back.append(row_back)
         spans: list[tuple[int, int]] = []
         k = m
         for i in range(n, 0, -1):
@@ -216,13 +241,39 @@ class Tagger:
         spans.reverse()
         return spans
 
+    def _zero_cost(self, token: str, piece: str, tgt: Sequence[str], j: int, k: int) -> bool:
+        """Whether a transformation turns ``token`` into ``piece`` (``tgt[j:k]`` joined)."""
+        if k - j < 2:
+            return self.transformation(token, piece) is not None
+        return (k - j == len(token.split("-")) and token.split("-") == list(tgt[j:k])) \
+            or bool(self.verbs.spaced and self.verbs.encoded(token, piece))
+
+    @staticmethod
+    def _some_spans(n: int, m: int) -> list[tuple[int, int]]:
+        """A complete alignment: the target shared out in proportion."""
+        return [(i * m // n, (i + 1) * m // n) for i in range(n)]
+
+    def _path_cost(self, src: list[str], tgt: list[str], text: str, starts: list[int],
+                   spans: list[tuple[int, int]]) -> int:
+        total = 0
+        for token, (j, k) in zip(src, spans, strict=True):
+            piece = text[starts[j]:starts[k] - 3] if k > j else ""
+            if not self._zero_cost(token, piece, tgt, j, k):
+                total += Levenshtein.distance(token, piece)
+        return total
+
     def _replaced(self, token: str, tgt: Sequence[str], at: int) -> list[tuple[int, str]]:
         """Labels (label index, label) of source token ``at`` written as ``tgt``."""
         token = token.replace("REPLACE_", "")  # as GECToR recovers it from its alignment tag
         if not tgt:
             return [(at + 1, DELETE)]
+        parts = len(token.split("-"))
+        joined = tgt[0]
         for i in range(1, len(tgt)):
-            label = self.transformation(token, " ".join(tgt[:i + 1]))
+            joined += " " + tgt[i]
+            if i >= parts and len(joined) > self.verbs.longest:
+                break  # only a hyphen split or a vocabulary entry makes several tokens
+            label = self.transformation(token, joined)
             if label:
                 return [(at + 1, label)] + [(at + 1, APPEND + w) for w in tgt[i + 1:]]
         labels, costs = [], []
@@ -355,6 +406,29 @@ class Tagger:
         return "".join(text.split()) == "".join(target.split())
 
 
+#: the complete labels (the rest of a label is a word or a verb form's tags)
+_WHOLE = frozenset({KEEP, DELETE, SPLIT_HYPHEN, "$MERGE_SPACE", "$MERGE_HYPHEN", "$MERGE_SWAP",
+                    "$TRANSFORM_AGREEMENT_SINGULAR", "$TRANSFORM_AGREEMENT_PLURAL",
+                    *(f"$TRANSFORM_CASE_{c}" for c in ("LOWER", "UPPER", "CAPITAL", "CAPITAL_1",
+                                                       "UPPER_-1"))})
+
+
+def known_label(label: str) -> bool:
+    """Whether ``label`` is one GECToR's tagging writes: a label of the module docstring,
+    ``$APPEND_w`` and ``$REPLACE_w`` with a word ``w``, ``$TRANSFORM_VERB_T1_T2`` with two tags.
+    (GECToR's reading passes over any other label, or stops on some: never what a tag file
+    means.)"""
+    if label in _WHOLE:
+        return True
+    for prefix in (APPEND, REPLACE):
+        if label.startswith(prefix):
+            return len(label) > len(prefix)
+    if label.startswith(VERB):
+        first, sep, second = label[len(VERB):].partition("_")
+        return bool(first and sep and second) and "_" not in second
+    return False
+
+
 def _merged(tokens: list[str]) -> list[str]:
     """GECToR's ``replace_merge_transforms`` of preprocess_data.py, quirks included."""
     if not any(t.startswith(MERGE) for t in tokens):
@@ -399,4 +473,4 @@ def parse_line(line: str) -> tuple[list[str], Labels]:
 
 
 __all__ = ["DELIMITER", "EMPTY", "FAILS", "UNTAGGABLE", "Tagger", "VerbForms", "format_line",
-           "parse_line", "writable"]
+           "known_label", "parse_line", "writable"]

@@ -12,6 +12,7 @@ from ..edit import NOOP, Edit
 from ..errors import ErrtypeError, InputError
 from ..m2 import SEP, M2Block, M2Edit, read_m2
 from ..merge import MAX_RULE_RUN
+from ..records import too_long
 from ..textio import _open_binary
 from ..tokens import Sentence
 from .output import Formatted, PathLike, Report, job_identity, m2_sink
@@ -132,7 +133,7 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
              merging: str = "rules", progress: Callable[[int], None] | None = None,
              encoding_errors: str = "strict", on_error: str = "fail",
              errant_compat: bool = False, merge_run_limit: int = MAX_RULE_RUN,
-             resume: bool = False, jobs: int = 1) -> Report:
+             resume: bool = False, jobs: int = 1, max_tokens: int | None = None) -> Report:
     """Re-annotate every block of an M2 file and write the result atomically (or resumably:
     ``resume=True``, see :func:`parallel_to_m2`).
 
@@ -141,19 +142,22 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
     ERRANT's sequential application garbles) stops the run with an error naming its line, or with
     ``on_error="skip"`` is written with a noop line per annotator and reported with the reason.
     ``jobs > 1`` re-annotates chunks of blocks in forked worker processes sharing the loaded
-    models (:func:`errtype.workers.ordered_map`); the output is the same.
+    models (:func:`errtype.workers.ordered_map`); the output is the same. A block whose sentence
+    or an annotator's correction has more than ``max_tokens`` tokens is written with a noop line
+    per annotator and reported, as a skipped sentence of :func:`parallel_to_m2`.
     """
     report = Report()
     identity = job_identity(annotator, [m2_path], mode=mode, minimise=minimise,
                             old_cats=old_cats, lev=lev, merging=merging,
                             encoding_errors=encoding_errors, on_error=on_error,
-                            errant_compat=errant_compat, merge_run_limit=merge_run_limit
-                            ) if resume else None
+                            errant_compat=errant_compat, merge_run_limit=merge_run_limit,
+                            max_tokens=max_tokens) if resume else None
     settings = (mode, minimise, old_cats, lev, merging, errant_compat, merge_run_limit)
 
     def chunk_results(chunk: list[M2Block]) -> list[tuple[int, Formatted]]:
-        return [(b.line, _block_result(annotator, b, settings, m2_path, on_error))
-                for b in chunk]
+        return [(b.line, _noop_result(b, too_long(max_tokens))
+                 if max_tokens is not None and _longest(b) > max_tokens
+                 else _block_result(annotator, b, settings, m2_path, on_error)) for b in chunk]
 
     with m2_sink(out, report, identity) as sink:
         blocks = read_m2(m2_path, errors=encoding_errors, lenient=True)
@@ -197,10 +201,28 @@ def _block_result(annotator: Annotator, block: M2Block, settings: tuple, m2_path
             raise InputError(f"annotation failed: {reason} (use --on-error skip to "
                              "write a noop block and continue)",
                              path=str(m2_path), line=block.line) from exc
-        noops = m2.format_block(block.source, [m2.noop_m2(a) for a in sorted(
-            block.annotators() or [0], key=str)])
-        return Formatted(noops, noops.count(f"{SEP}{NOOP}{SEP}"), reason)
+        return _noop_result(block, reason)
     return Formatted(text, text.count(f"{SEP}{NOOP}{SEP}"))
+
+
+def _noop_result(block: M2Block, reason: str) -> Formatted:
+    """A skipped block: a noop line per annotator, and why."""
+    noops = m2.format_block(block.source, [m2.noop_m2(a) for a in sorted(
+        block.annotators() or [0], key=str)])
+    return Formatted(noops, noops.count(f"{SEP}{NOOP}{SEP}"), reason)
+
+
+def _longest(block: M2Block) -> int:
+    """The most tokens of the block's sentence and its annotators' corrections (edits applied
+    as :func:`reannotate_block` applies them; a block it refuses counts its sentence only)."""
+    longest = len(block.tokens)
+    try:
+        for edits in block.edits_by_annotator().values():
+            real = [e for e in edits if not e.is_noop]
+            longest = max(longest, len(m2.apply_edits(block.tokens, real, m2.GOLD).tokens))
+    except (ValueError, IndexError):  # reported as reannotate_block reports it
+        pass
+    return longest
 
 
 def _reason(exc: Exception, block: M2Block, errant_compat: bool) -> str:

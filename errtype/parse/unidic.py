@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, NamedTuple
 
 from ..errors import ResourceError
 from ..tokens import Sentence, Token
@@ -71,6 +72,20 @@ def _fugashi() -> Any:
     return fugashi
 
 
+class _Morpheme(NamedTuple):
+    """One of MeCab's morphemes, copied out of its node."""
+
+    surface: str
+    white_space: str
+    feature: Any
+
+
+_NUL = "\x00"
+#: the features of a morpheme MeCab did not analyse (every field unknown)
+_NO_FEATURES = SimpleNamespace(pos1=None, pos2=None, pos3=None, lemma=None, cForm=None,
+                               lForm=None)
+
+
 def _field(value: Any) -> str:
     return "" if value in (None, "*") else str(value)
 
@@ -93,9 +108,19 @@ class UniDicParser:
     def __repr__(self) -> str:
         return "UniDicParser()"
 
-    def _words(self, text: str) -> list[Any]:
+    def _words(self, text: str) -> list[_Morpheme]:
+        """MeCab's morphemes of ``text``, copied (MeCab reuses its nodes at the next call).
+        MeCab reads a C string, which a NUL character ends: the text is analysed piece by piece
+        between NUL characters, and each NUL is a morpheme of its own (tagged ``X``), so that no
+        text is lost."""
+        out: list[_Morpheme] = []
         with self._lock:
-            return list(self.tagger(text))
+            for k, piece in enumerate(text.split(_NUL)):
+                if k:
+                    out.append(_Morpheme(_NUL, "", _NO_FEATURES))
+                out.extend(_Morpheme(w.surface, w.white_space, w.feature)
+                           for w in self.tagger(piece))
+        return out
 
     def parse(self, text: str, tokenize: bool = False) -> Sentence:
         """Segment (``tokenize=True``) or keep the space-separated tokens, and tag."""
