@@ -257,7 +257,7 @@ def test_cherrant_scheme_without_the_table_is_refused_before_any_work(
     (tmp_path / "src.txt").write_text("这本书是非常有意思。\n", encoding="utf-8")
     (tmp_path / "cor.txt").write_text("这本书非常有意思。\n", encoding="utf-8")
     out = tmp_path / "out.m2"
-    for extra in ([], ["--on-error", "skip"]):
+    for extra in ([], ["--on-error", "skip"], ["--dask", "local:1"]):
         code = m2_main(["--lang", "zh", "--granularity", "word", "--scheme", "cherrant",
                         "-orig", str(tmp_path / "src.txt"), "-cor", str(tmp_path / "cor.txt"),
                         "-o", str(out), *extra])
