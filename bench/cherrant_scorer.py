@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_scorers import timed  # noqa: E402
 
+from errtype.errors import InputError  # noqa: E402
 from errtype.m2 import M2Block, M2Edit, read_m2, write_m2  # noqa: E402
 from errtype.score.edits.cherrant import cherrant_score  # noqa: E402
 
@@ -163,6 +164,25 @@ def run_errtype(hyp: Path | list[M2Block], ref: Path | list[M2Block], flags: Seq
     return cherrant_score(hyp, ref, **options(flags)).errant_text()
 
 
+#: the counts and scores ChERRANT prints when its selection leaves no sentence to score
+EMPTY_SELECTION = "\n0\t0\t0\t1.0\t1.0\t1.0\n"
+
+
+def same_as_peer(peer: Any, hyp: Path, ref: Path, flags: Sequence[str],
+                 blocks: tuple[list[M2Block], list[M2Block]] | None = None) -> bool | None:
+    """Whether errtype prints ChERRANT's text for these flags; None where errtype refuses a
+    selection that leaves no sentence to score and ChERRANT prints P = R = F = 1.0 for it (the
+    one deliberate difference); ``blocks``: the files already read."""
+    theirs = run_peer(peer, hyp, ref, flags)
+    try:
+        ours = run_errtype(*(blocks or (hyp, ref)), flags)
+    except InputError as exc:
+        if "no sentence to score" in str(exc) and EMPTY_SELECTION in theirs:
+            return None
+        raise
+    return ours == theirs
+
+
 # ------------------------------------------------------------------------------- speed input
 
 
@@ -211,14 +231,18 @@ def main(argv: list[str] | None = None) -> int:
         print("pair\tflag sets\tidentical\tfirst difference")
         failures = 0
         for name, hyp, ref, grid in pairs:
-            same, first = 0, ""
+            same, refused, first = 0, 0, ""
             for flags in grid:
-                if run_peer(peer, hyp, ref, flags) == run_errtype(hyp, ref, flags):
+                verdict = same_as_peer(peer, hyp, ref, flags)
+                if verdict is None:
+                    refused += 1
+                elif verdict:
                     same += 1
                 elif not first:
                     first = " ".join(flags) or "(defaults)"
-            failures += len(grid) - same
-            print(f"{name}\t{len(grid)}\t{same}\t{first or '-'}")
+            failures += len(grid) - same - refused
+            print(f"{name}\t{len(grid)}\t{same} (+{refused} empty selections refused)\t"
+                  f"{first or '-'}")
         print(f"\n== CPU seconds, best of {args.repeat} (files: reading and scoring; blocks: "
               f"scoring M2 already read, as errtype score does once for every metric) ==")
         print("pair\tflags\tChERRANT s (files)\terrtype s (files)\tratio\t"

@@ -25,6 +25,10 @@ code                   meaning
 
 ``none-deletion`` and ``none-and-empty`` are reported once per file (at the first such line, with
 the count), the others once per occurrence.
+
+Every dialect errtype writes is clean. In ChERRANT's dialect (``T`` lines; what ``errtype-m2 --lang
+zh`` writes) a sentence has as many references as it was given, and ``-NONE-`` is how the
+dialect writes a deletion, so neither ``annotator-missing`` nor ``none-deletion`` applies there.
 """
 
 from __future__ import annotations
@@ -83,7 +87,9 @@ def _block_findings(block: M2Block, path: str, all_ids: set[int]) -> Iterator[Fi
     if not block.edits:
         yield Finding(path, block.line, "no-edit-lines",
                       "block without edit lines (scorers read it as a noop of annotator 0)")
-    missing = sorted(all_ids - set(block.annotators())) if block.edits else []
+    # ChERRANT's dialect: each sentence lists the references it has
+    missing = sorted(all_ids - set(block.annotators())) if block.edits and not block.targets \
+        else []
     for i, e in enumerate(block.edits):
         if e.annotator not in all_ids:
             yield at(i, "annotator-extra", f"annotator {e.annotator} is not one of the "
@@ -135,19 +141,21 @@ def lint_blocks(blocks: Iterable[M2Block], path: str, annotators: int | None = N
         all_ids = {e.annotator for b in blocks for e in b.edits}
     else:
         all_ids = set(range(annotators))
-    deletions: dict[str, list[int]] = {"-NONE-": [], "empty": []}
+    # "dialect": -NONE- in ChERRANT's dialect, which writes every deletion so
+    deletions: dict[str, list[int]] = {"-NONE-": [], "dialect": [], "empty": []}
     for block in blocks:
         result.findings.extend(_block_findings(block, path, all_ids))
         for i, e in enumerate(block.edits):
             if not e.is_noop and e.start < e.end and e.cor.strip() in (NONE, ""):
-                deletions["-NONE-" if e.cor.strip() else "empty"].append(
-                    block.edit_line_number(i))
+                kind = "empty" if not e.cor.strip() else "dialect" if block.targets else "-NONE-"
+                deletions[kind].append(block.edit_line_number(i))
     none, empty = deletions["-NONE-"], deletions["empty"]
     if none:
         result.findings.append(Finding(
             path, none[0], "none-deletion",
             f"{len(none)} deletion(s) written '-NONE-' (errtype and MaxMatch read an empty "
             "correction; ERRANT 3.0.2 the literal token '-NONE-')"))
+    none = sorted(none + deletions["dialect"])
     if none and empty:
         result.findings.append(Finding(
             path, max(none[0], empty[0]), "none-and-empty",

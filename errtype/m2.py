@@ -72,6 +72,12 @@ def unwritable(cor: str) -> str | None:
     return None
 
 
+def none_as_empty(cor: str) -> str:
+    """``cor`` as scorers compare it: ``-NONE-`` (m2scorer's spelling of a deletion) is the empty
+    correction that ERRANT and errtype write for one."""
+    return "" if cor.strip() == NONE else cor
+
+
 def edit_line(start: int, end: int, type: str, cor: str, annotator: int | str = 0,
               required: str = "REQUIRED", comment: str = NONE) -> str:
     """One M2 ``A`` line (without newline)."""
@@ -518,9 +524,7 @@ class ApplyRules:
         if self.alternative is not None:
             alts = cor.split(ALT)
             cor = alts[min(self.alternative, len(alts) - 1)]
-        if self.none_is_empty and cor.strip() == NONE:
-            return []
-        return cor.split()
+        return (none_as_empty(cor) if self.none_is_empty else cor).split()
 
 
 M2SCORER = ApplyRules()

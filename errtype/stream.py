@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from .errors import AnnotationError
+from .errors import AnnotationError, ResourceError
 from .merge import MAX_RULE_RUN
 from .parse.blas import BlasThreads
 from .records import Annotation, Item, Text, too_long
@@ -209,6 +209,8 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
                     o, c, options.lev, options.merging, options.merge_run_limit)
                 ann.edits.append(seqs[0])
                 ann.alternatives.append(seqs)
+        except ResourceError:  # a missing resource fails every item: never skipped
+            raise
         except Exception as exc:  # noqa: BLE001 - raised with the item's index, or skipped
             reason = f"{type(exc).__name__}: {exc}"
             if options.on_error != "skip":

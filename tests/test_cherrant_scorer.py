@@ -246,7 +246,8 @@ def _peer(tmp_path: Path) -> Any:
 
 def test_same_text_as_cherrant(tmp_path: Path) -> None:
     """ChERRANT's printed text, byte for byte, for every flag combination on the hand-built
-    files (732 runs) and the basic ones on ChERRANT's demo samples (char and word)."""
+    files (732 runs; 60 leave no sentence to score and are refused) and the basic ones on
+    ChERRANT's demo samples (char and word)."""
     bench, peer = _peer(tmp_path)
     pairs = [(HYP, REF, bench.flag_grid())]
     for g in ("char", "word"):
@@ -254,11 +255,18 @@ def test_same_text_as_cherrant(tmp_path: Path) -> None:
         ref = bench.peer_sample(f"demo.ref.m2.{g}", tmp_path)
         assert hyp and ref
         pairs.append((hyp, ref, bench.BASIC))
+    refused = []
     for hyp, ref, grid in pairs:
-        hb, rb = list(read_m2(hyp)), list(read_m2(ref))
+        blocks = list(read_m2(hyp)), list(read_m2(ref))
         for flags in grid:
-            assert bench.run_errtype(hb, rb, flags) == bench.run_peer(peer, hyp, ref, flags), \
-                (hyp.name, flags)
+            verdict = bench.same_as_peer(peer, hyp, ref, flags, blocks)
+            assert verdict is not False, (hyp.name, flags)
+            if verdict is None:
+                refused.append(flags)
+    # the one difference: a selection leaving no sentence to score (ChERRANT: P = R = F = 1.0)
+    # is refused; here --max_answer_num 1 with --reference_num 2 (one reference left)
+    assert refused and all(f[f.index("--max_answer_num") + 1] == "1"
+                           and f[f.index("--reference_num") + 1] == "2" for f in refused)
     # the README's figure for the char demo
     assert cherrant_score(*pairs[1][:2]).counts == {"tp": 8, "fp": 19, "fn": 35, "sentences": 20}
 
@@ -292,3 +300,35 @@ def test_text_hypotheses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     numbers = bench.run_peer(module, hyp, ref, []).strip().splitlines()[-2].split("\t")
     assert out.splitlines()[1:] == ["\t".join(["T", "cherrant", *numbers]),
                                     "\t".join(["M", "cherrant", *numbers])]
+
+
+def test_an_empty_selection_is_refused(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 33: a selection scoring no sentence printed F = 100 (ChERRANT's script prints
+    P = R = F = 1.0 for it); it is refused, as the report refuses an empty ``--subset``. A
+    corpus with nothing to correct and nothing proposed keeps P = R = F = 1, the convention of
+    ChERRANT, errant_compare and m2scorer, and of every errtype metric beside it."""
+    from errtype.errors import InputError
+
+    with pytest.raises(InputError, match="no sentence to score: start 3 and end 3 keep none "
+                                         "of the 10 sentences"):
+        cherrant_score(HYP, REF, start=3, end=3)
+    with pytest.raises(InputError, match=r"of the 10 sentences, 10 without exactly 9 "
+                                         r"reference\(s\)"):
+        cherrant_score(HYP, REF, reference_num=9)
+    code, out, err = run(capsys, "-m", "cherrant", "errant", "--ref", str(REF), "--hyp",
+                         f"SYS={HYP}", "--reference-num", "9")
+    assert (code, out) == (2, "") and err == (
+        "errtype score: error: cherrant: no sentence to score: of the 10 sentences, 10 without "
+        "exactly 9 reference(s)\n")
+    # nothing to correct, nothing proposed: 1.0 in every edit metric
+    gold = tmp_path / "gold.m2"
+    gold.write_text("S 他 很 好 。\nT0 没有错误\n"
+                    "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    (tmp_path / "sys.txt").write_text("他很好。\n", encoding="utf-8")
+    metrics = ["cherrant", "errant", "senterrant", "m2", "sentm2", "cleme"]
+    code, out, err = run(capsys, "-m", *metrics, "--lang", "zh", "--ref", str(gold), "--hyp",
+                         f"SYS={tmp_path / 'sys.txt'}", "--tsv")
+    assert code == 0, err
+    assert {r.split("\t")[1]: r.split("\t")[2:6] for r in out.splitlines()[1:]} == dict.fromkeys(
+        metrics, ["1.0"] * 4)

@@ -156,10 +156,10 @@ def test_text_systems_are_edit_extracted_once(files) -> None:
     rows = score_systems(metrics, suite)
     assert len(calls) == 1  # three edit metrics, two text systems: one extraction
     by = {(r.system, r.metric): r for r in rows}
-    # B = C: went (annotator 1) and the deletion: ERRANT's "" deletion is not the gold's literal
-    # -NONE- (errant_compare), so 1 TP, 1 FP, 1 FN; M2 reads -NONE- as a deletion
+    # B = C: went (annotator 1) and the deletion, which the gold writes -NONE- and ERRANT's
+    # edits "": both a deletion, as in M2 (issue 33)
     assert (by[("B", "errant")].result.counts["tp"], by[("B", "errant")].result.counts["fp"]) \
-        == (1, 1)
+        == (2, 0)
     assert by[("B", "m2")].value == 1.0
     assert by[("B", "goto")].result.signature == by[("C", "goto")].result.signature
 
@@ -203,3 +203,40 @@ def test_edit_metrics_share_one_settings_base(files, capsys) -> None:
     assert outs[0] == outs[1]
     code, out, _ = run(capsys, *common)
     assert "|ref:0|" in out and out != outs[0]
+
+
+@pytest.mark.parametrize("lang,para,hyp", [
+    ("zh", "1\t这本书是非常有意思。\t这本书非常有意思。\n", "这本书非常有意思。\n"),
+    ("en", "1\tI like like cats very much .\tI like cats very much .\n",
+     "I like cats very much .\n"),
+])
+def test_a_correct_deletion_scores_100_whichever_way_the_gold_writes_it(
+        lang: str, para: str, hyp: str, tmp_path: Path, capsys) -> None:
+    """Issue 33: a gold writing a deletion ``-NONE-`` (errtype-m2's Chinese output, m2scorer
+    corpora) gave a perfect system ERRANT F0.5 = 0 (FP + FN) beside M2 = 1. Every edit metric
+    gives it 1, with the gold's deletion written ``-NONE-`` or empty."""
+    from errtype.cli.m2 import main as m2_main
+
+    (tmp_path / "g.para").write_text(para, encoding="utf-8")
+    none = tmp_path / "none.m2"
+    assert m2_main(["--lang", lang, "--para", str(tmp_path / "g.para"), "-o", str(none),
+                    "-q"]) == 0
+    text = none.read_text(encoding="utf-8")
+    if lang == "en":  # ERRANT writes the deletion empty: write it as m2scorer corpora do
+        text = text.replace("||||||REQUIRED", "|||-NONE-|||REQUIRED")
+        none.write_text(text, encoding="utf-8")
+    assert "|||-NONE-|||REQUIRED" in text.split("\n")[-3]
+    empty = tmp_path / "empty.m2"
+    empty.write_text(text.replace("|||-NONE-|||REQUIRED", "||||||REQUIRED"), encoding="utf-8")
+    (tmp_path / "sys.txt").write_text(hyp, encoding="utf-8")
+    metrics = ["errant", "senterrant", "cleme", "m2"] + (["cherrant"] if lang == "zh" else [])
+    for gold in (none, empty):
+        code, out, err = run(capsys, "-m", *metrics, "--lang", lang, "--ref", str(gold),
+                             "--hyp", f"SYS={tmp_path / 'sys.txt'}", "--tsv")
+        assert code == 0, err
+        rows = [line.split("\t") for line in out.splitlines()[1:]]
+        assert {r[1]: r[2] for r in rows} == dict.fromkeys(metrics, "1.0"), (gold, out)
+    # errant_compare's literal reading stays available
+    code, out, _ = run(capsys, "-m", "errant", "--lang", lang, "--ref", str(none), "--hyp",
+                       f"SYS={tmp_path / 'sys.txt'}", "--tsv", "-O", "errant.literal_none=True")
+    assert out.splitlines()[1].split("\t")[2] == "0.0"

@@ -120,14 +120,28 @@ def test_dt_keys_insertion_and_multi_token() -> None:
     assert d[1] == {(-1, -1): ["noop"]}
 
 
-def test_keys_per_mode_and_literal_none() -> None:
+def test_keys_per_mode_and_none_deletion() -> None:
     e = edit(1, 2, "-NONE-", "U:DET")
-    assert coder_edits([e], "cs")[0] == {(1, 2, "-NONE-"): ["U:DET"]}
-    assert coder_edits([e], "cse")[0] == {(1, 2, "U:DET", "-NONE-"): ["U:DET"]}
+    assert coder_edits([e], "cs")[0] == {(1, 2, ""): ["U:DET"]}
+    assert coder_edits([e], "cse")[0] == {(1, 2, "U:DET", ""): ["U:DET"]}
     assert coder_edits([e], "ds")[0] == {(1, 2): ["U:DET"]}
-    # "-NONE-" is a literal correction, not a deletion
+    # "-NONE-" is a deletion: it matches the empty correction ERRANT writes for one
     hyp = coder_edits([edit(1, 2, "")])[0]
-    assert compare_edits(hyp, coder_edits([e])[0])[:3] == (0, 1, 1)
+    assert compare_edits(hyp, coder_edits([e])[0])[:3] == (1, 0, 0)
+    # errant_compare's reading: a literal correction, not a deletion
+    assert coder_edits([e], "cs", literal_none=True)[0] == {(1, 2, "-NONE-"): ["U:DET"]}
+    assert compare_edits(hyp, coder_edits([e], literal_none=True)[0])[:3] == (0, 1, 1)
+
+
+def test_compare_none_deletion_and_errant_compat(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 33: a correct deletion against a gold writing it ``-NONE-`` is a TP (errant_compare:
+    FP + FN, kept by ``--errant-compat``)."""
+    hyp = m2(tmp_path, "h.m2", "S a a b\nA 0 1|||U:NOUN||||||REQUIRED|||-NONE-|||0\n\n")
+    ref = m2(tmp_path, "r.m2", "S a a b\nA 0 1|||U:NOUN|||-NONE-|||REQUIRED|||-NONE-|||0\n\n")
+    assert "\n1\t0\t0\t1.0\t1.0\t1.0\n" in run(capsys, ["-hyp", hyp, "-ref", ref])[1]
+    assert "\n0\t1\t1\t0.0\t0.0\t0.0\n" in run(capsys, ["-hyp", hyp, "-ref", ref,
+                                                         "--errant-compat"])[1]
 
 
 def test_filters_keep_coder_registered() -> None:
@@ -373,14 +387,27 @@ def test_random_against_peer(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                  for _ in range(rng.randint(1, 5))]
         hyp = m2(tmp_path, "h.m2", _random_m2(rng, sents, 2))
         ref = m2(tmp_path, "r.m2", _random_m2(rng, sents, 3))
+        # errant_compare reads -NONE- literally; errtype as the deletion ERRANT writes empty
+        hyp_e = m2(tmp_path, "he.m2", _empty_deletions(Path(hyp).read_text()))
+        ref_e = m2(tmp_path, "re.m2", _empty_deletions(Path(ref).read_text()))
         for opt in options:
-            argv = ["-hyp", hyp, "-ref", ref, *opt]
-            assert main(argv) == 0
-            ours = capsys.readouterr().out
-            monkeypatch.setattr("sys.argv", ["errant_compare", *argv])
-            peer.main()
-            assert ours == capsys.readouterr().out, (opt, Path(hyp).read_text(),
-                                                     Path(ref).read_text())
+            for ours_argv, peer_argv in ((["-hyp", hyp, "-ref", ref, *opt, "--errant-compat"],
+                                          ["-hyp", hyp, "-ref", ref, *opt]),
+                                         (["-hyp", hyp, "-ref", ref, *opt],
+                                          ["-hyp", hyp_e, "-ref", ref_e, *opt])):
+                assert main(ours_argv) == 0
+                ours = capsys.readouterr().out
+                monkeypatch.setattr("sys.argv", ["errant_compare", *peer_argv])
+                peer.main()
+                assert ours == capsys.readouterr().out, (ours_argv, Path(hyp).read_text(),
+                                                         Path(ref).read_text())
+
+
+def _empty_deletions(text: str) -> str:
+    """M2 text with every ``-NONE-`` correction of an edit (not a noop) written empty."""
+    return "\n".join(line.replace("|||-NONE-|||REQUIRED", "||||||REQUIRED", 1)
+                     if line.startswith("A ") and not line.startswith("A -1 -1") else line
+                     for line in text.split("\n"))
 
 
 # ------------------------------------------------------------------------------------------

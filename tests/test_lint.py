@@ -98,3 +98,39 @@ def test_every_code_json_and_exit_status(tmp_path: Path, capsys: pytest.CaptureF
     assert cli.main([str(bad)]) == 2
     assert f"{bad}, line 2" in capsys.readouterr().err
     assert cli.main([str(tmp_path / "missing.m2")]) == 2
+
+
+#: ChERRANT's dialect as ChERRANT and errtype write it: references per sentence vary, equal-cost
+#: edit sequences of one reference, -NONE- deletions, a reference that changes nothing, and one
+#: marked unannotatable
+CHERRANT = """S 我 在 也 不 去 了 了 。
+T0-A0 我 再 也 不 去 了 。
+A 1 2|||S|||再|||REQUIRED|||-NONE-|||0
+A 5 6|||R|||-NONE-|||REQUIRED|||-NONE-|||0
+T0-A1 我 再 也 不 去 了 。
+A 1 2|||S|||再|||REQUIRED|||-NONE-|||0
+A 6 7|||R|||-NONE-|||REQUIRED|||-NONE-|||0
+T1 没有错误
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+T2 无法标注
+A -1 -1|||NA|||-NONE-|||REQUIRED|||-NONE-|||2
+
+S 他 跑 的 很 快 。
+T0-A0 他 跑 得 很 快 。
+A 2 3|||S|||得|||REQUIRED|||-NONE-|||0
+
+"""
+
+
+def test_cherrant_dialect_is_clean(tmp_path: Path) -> None:
+    """Issue 33: lint rejected errtype's own Chinese output. In ChERRANT's dialect a sentence
+    lists the references it has and -NONE- is the dialect's deletion: neither is a finding; the
+    same file in standard M2 still gets both."""
+    path = tmp_path / "cherrant.m2"
+    path.write_text(CHERRANT, encoding="utf-8")
+    assert lint_m2(path).findings == []
+    standard = tmp_path / "standard.m2"
+    standard.write_text("".join(line + "\n" for line in CHERRANT.splitlines()
+                                if not line.startswith("T")), encoding="utf-8")
+    assert lint_m2(standard).counts() == {"annotator-missing": 1, "none-deletion": 1,
+                                          "duplicate-edit": 1, "noop-form": 1}

@@ -94,3 +94,23 @@ def test_screenshot(page: tuple[Any, Path], tmp_path: Path) -> None:
     if keep.name:
         keep.mkdir(parents=True, exist_ok=True)
         shutil.copy(png, keep / "report_zh.png")
+
+
+def test_a_correct_deletion_written_none_in_the_gold(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture) -> None:
+    """Issue 33: the report showed ERRANT 0.00 beside M2 100.00 for a perfect system when the
+    gold (errtype-m2's Chinese output) writes its deletion ``-NONE-``; the per-type table
+    counted it FP + FN."""
+    from errtype.cli.report import main as report_main
+
+    write_m2([M2Block("这 本 书 是 非 常 有 意 思 。", [M2Edit(3, 4, "R", "-NONE-", 0)])],
+             tmp_path / "gold.m2")
+    (tmp_path / "sys.txt").write_text("这本书非常有意思。\n", encoding="utf-8")
+    assert report_main(["--lang", "zh", "--ref", str(tmp_path / "gold.m2"), "--hyp",
+                        f"SYS={tmp_path / 'sys.txt'}", "--format", "md", "-o", "-", "-q",
+                        "--bootstrap", "10", "--trials", "10"]) == 0
+    out = capsys.readouterr().out
+    corpus = next(r for r in out.splitlines() if r.startswith("| SYS |"))
+    assert corpus.split(" | ")[1:4] == ["100.00"] * 3  # ERRANT P, R, F0.5
+    per_type = out.split("### Per-type scores: SYS")[1].splitlines()[4]
+    assert per_type.startswith("| R | 1 | 1 | 0 | 0 | 100.00 |")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from errtype.cli.m2 import main
+from errtype.lint import lint_m2
 from errtype.m2 import read_m2
 
 from .conftest import peer, zh_extra
@@ -33,6 +34,7 @@ def test_main_job_on_the_bundled_samples(lang: str, model: str | None, tmp_path:
     typed = [e for b in blocks for e in b.edits if not e.is_noop]
     assert len(typed) >= len(blocks) - 1
     assert all(e.type[:2] in ("M:", "R:", "U:") for e in typed)
+    assert lint_m2(out).findings == []  # errtype lint accepts what errtype writes
 
 
 def test_main_job_on_the_chinese_sample(tmp_path: Path) -> None:
@@ -48,6 +50,9 @@ def test_main_job_on_the_chinese_sample(tmp_path: Path) -> None:
     assert [len({t.annotator for t in b.targets}) for b in blocks] == [
         len(ln.split("\t")) - 2 for ln in lines]
     assert {e.type for b in blocks for e in b.edits} <= {"M", "R", "S", "W"}
+    # errtype lint accepts what errtype writes (issue 33: it flagged the sentences with fewer
+    # references and the dialect's -NONE- deletions)
+    assert lint_m2(out).findings == []
 
 
 def test_the_readme_main_command_runs_these_samples() -> None:

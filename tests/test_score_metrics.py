@@ -76,10 +76,14 @@ def test_sentm2_empty_hypothesis_and_ties() -> None:
 
 
 def test_errant_conventions() -> None:
-    # errant_compare: -NONE- is a literal correction, so S3 is one FP and one FN
+    # -NONE- is a deletion (issue 33), so S3's deletion is found; S4 proposes one edit
     res = score("errant")
-    assert (res.counts["tp"], res.counts["fp"], res.counts["fn"]) == (0, 2, 1)
-    assert res.corpus["f0.5"] == 0.0
+    assert (res.counts["tp"], res.counts["fp"], res.counts["fn"]) == (1, 1, 0)
+    assert res.corpus["f0.5"] == round(prf(1, 1, 0)[2], 4)
+    # errant_compare's reading (literal_none): a literal correction, so S3 is one FP and one FN
+    literal = score("errant", literal_none=True)
+    assert (literal.counts["tp"], literal.counts["fp"], literal.counts["fn"]) == (0, 2, 1)
+    assert literal.corpus["f0.5"] == 0.0 and "none:literal" in literal.signature
     # nothing to find and nothing proposed: errant_compare's P = R = F = 1
     nothing = score("errant", ["a b c"], [HYP_BLOCKS[0]], [GOLD[0]])
     assert nothing.corpus == {"p": 1.0, "r": 1.0, "f0.5": 1.0}
@@ -87,9 +91,10 @@ def test_errant_conventions() -> None:
 
 def test_senterrant_conventions() -> None:
     res = score("senterrant")
-    assert [s["f"] for s in res.sentences] == [1.0, 1.0, 0.0, 0.0]
-    assert [(s["tp"], s["fp"], s["fn"]) for s in res.sentences][2] == (0, 1, 1)
-    assert res.corpus["f0.5"] == 0.5
+    # S3's deletion, written -NONE- in the gold and empty by the system, is found
+    assert [s["f"] for s in res.sentences] == [1.0, 1.0, 1.0, 0.0]
+    assert [(s["tp"], s["fp"], s["fn"]) for s in res.sentences][2] == (1, 0, 0)
+    assert res.corpus["f0.5"] == 0.75
     # an UNK gold edit is not a correction to find: the unchanged hypothesis scores 1
     gold = [M2Block("a b", [E(0, 1, "UNK", "a", 0)])]
     unk = score("senterrant", ["a b"], [M2Block("a b", [NOOP])], gold)

@@ -16,9 +16,9 @@ from errtype.cli import convert as cli_convert
 from errtype.cli import m2 as cli_m2
 from errtype.convert import m2_to_text
 from errtype.convert.table import COLUMNS, m2_to_table, type_parts
-from errtype.m2 import read_m2, write_m2
+from errtype.m2 import none_as_empty, read_m2, write_m2
 
-from .conftest import peer, shared_path
+from .conftest import peer, shared_path, zh_extra
 
 N = 150  # CoNLL-2014 blocks used
 
@@ -31,7 +31,8 @@ def _expected(m2: Path) -> list[tuple]:
         for e in block.edits:
             noop = e.is_noop
             out.append((n, e.annotator, -1 if noop else e.start, -1 if noop else e.end,
-                        "" if noop else " ".join(tokens[e.start:e.end]), e.cor, e.type))
+                        "" if noop else " ".join(tokens[e.start:e.end]),
+                        e.cor if noop else none_as_empty(e.cor), e.type))
     return out
 
 
@@ -175,3 +176,68 @@ def test_parquet_without_pyarrow_stops_before_any_work(tmp_path: Path, command: 
     assert err.endswith("--format parquet: Parquet output needs pyarrow: pip install "
                         "'errtype[table]'\n"), err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.m2", "orig.txt"]
+
+
+#: ChERRANT's dialect at character level (ChERRANT's M/R/S/W) and at word level (ChERRANT's
+#: scheme: R:NOUN is a redundant word; errtype's scheme: R:NOUN a replacement, U:NOUN a deletion),
+#: a noop and an unannotatable reference; then standard M2 with a deletion written -NONE-
+DIALECTS = """S 我 在 也 不 去 了 了 。
+T0-A0 我 再 也 去 不 了 。
+A 1 2|||S|||再|||REQUIRED|||-NONE-|||0
+A 3 5|||W|||去 不|||REQUIRED|||-NONE-|||0
+A 6 7|||R|||-NONE-|||REQUIRED|||-NONE-|||0
+A 7 7|||M|||啊|||REQUIRED|||-NONE-|||0
+T1 没有错误
+A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1
+T2 无法标注
+A -1 -1|||NA|||-NONE-|||REQUIRED|||-NONE-|||2
+
+S 我 在也 不 去 书 了 。
+T0-A0 我 再也 不 去 了 。
+A 1 2|||S:SPELL|||再也|||REQUIRED|||-NONE-|||0
+A 4 5|||R:NOUN|||-NONE-|||REQUIRED|||-NONE-|||0
+A 3 3|||M:MC|||[缺失成分]|||REQUIRED|||-NONE-|||0
+T1-A0 我 再也 不 去 了 。
+A 1 2|||R:SPELL|||再也|||REQUIRED|||-NONE-|||1
+A 4 5|||U:NOUN|||-NONE-|||REQUIRED|||-NONE-|||1
+
+S a b c
+A 1 2|||U:NOUN|||-NONE-|||REQUIRED|||-NONE-|||0
+A 0 1|||R:NOUN|||x|||REQUIRED|||-NONE-|||0
+
+"""
+
+
+def test_columns_mean_the_same_in_every_dialect(tmp_path: Path) -> None:
+    """Issue 33: in ChERRANT's dialect (errtype-m2 --lang zh) op was empty, ChERRANT's R (a
+    deletion) sat in category and a deletion's cor was -NONE-; every dialect now gives op =
+    M/R/U of the edit, category = the type's class, cor empty for a deletion."""
+    m2 = tmp_path / "d.m2"
+    m2.write_text(DIALECTS, encoding="utf-8")
+    out = tmp_path / "d.tsv"
+    assert cli_convert.main(["m2-to-table", str(m2), "-o", str(out), "--format", "tsv",
+                             "-q"]) == 0
+    with out.open(encoding="utf-8", newline="") as fh:
+        got = [(r["type"], r["cor"], r["op"], r["category"])
+               for r in csv.DictReader(fh, dialect="excel-tab")]
+    assert got == [
+        ("S", "再", "R", ""), ("W", "去 不", "R", "WO"), ("R", "", "U", ""), ("M", "啊", "M", ""),
+        ("noop", "-NONE-", "", "noop"), ("NA", "-NONE-", "", "NA"),
+        ("S:SPELL", "再也", "R", "SPELL"), ("R:NOUN", "", "U", "NOUN"),
+        ("M:MC", "[缺失成分]", "M", "MC"), ("R:SPELL", "再也", "R", "SPELL"),
+        ("U:NOUN", "", "U", "NOUN"),
+        ("U:NOUN", "", "U", "NOUN"), ("R:NOUN", "x", "R", "NOUN"),
+    ]
+
+
+def test_chinese_sample_table(tmp_path: Path) -> None:
+    """errtype-m2 --lang zh --format jsonl: every edit has its operation, no -NONE-."""
+    zh_extra()
+    para = Path(__file__).resolve().parents[1] / "samples" / "zh.para"
+    out = tmp_path / "zh.jsonl"
+    assert cli_m2.main(["--lang", "zh", "--para", str(para), "-o", str(out), "--format", "jsonl",
+                        "-q"]) == 0
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert {r["op"] for r in rows} == {"M", "R", "U"}
+    assert all(r["cor"] != "-NONE-" and r["category"] in ("", "WO") for r in rows)
+    assert [r["op"] for r in rows if r["type"] == "R"] == ["U"]

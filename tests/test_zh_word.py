@@ -243,3 +243,42 @@ def test_word_level_m2(zh_word: Annotator, tmp_path: Path) -> None:
     assert [t.label for t in block.targets] == ["T0-A0"]
     assert [(e.start, e.end, e.type, e.cor) for e in block.edits] == [
         (0, 1, "R:CCONJ", "即使"), (7, 7, "M:VERB", "能")]
+
+
+def test_cherrant_scheme_without_the_table_is_refused_before_any_work(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """Issue 33: ``--scheme cherrant`` without the character table failed only at the first
+    sentence, and with ``--on-error skip`` wrote ``T0 没有错误`` for every block and exited 0
+    (a wrong gold). It is refused before loading, one line, exit 2, whatever ``--on-error``."""
+    from errtype.cli.m2 import main as m2_main
+
+    monkeypatch.delenv("ERRTYPE_ZH_CHAR_META", raising=False)
+    monkeypatch.setenv("ERRTYPE_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "src.txt").write_text("这本书是非常有意思。\n", encoding="utf-8")
+    (tmp_path / "cor.txt").write_text("这本书非常有意思。\n", encoding="utf-8")
+    out = tmp_path / "out.m2"
+    for extra in ([], ["--on-error", "skip"], ["--dask", "local:1"]):
+        code = m2_main(["--lang", "zh", "--granularity", "word", "--scheme", "cherrant",
+                        "-orig", str(tmp_path / "src.txt"), "-cor", str(tmp_path / "cor.txt"),
+                        "-o", str(out), *extra])
+        err = capsys.readouterr().err
+        assert code == 2 and not out.exists()
+        assert err.count("\n") == 1 and "errtype download zh" in err and "skipped" not in err
+    monkeypatch.setenv("ERRTYPE_ZH_CHAR_META", str(tmp_path / "missing.txt"))
+    with pytest.raises(ResourceError, match="missing.txt: no such file"):
+        Annotator("zh", granularity="word", scheme="cherrant")
+
+
+def test_on_error_skip_never_skips_a_missing_resource(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resource missing at annotation time fails every item: ``on_error="skip"`` raises it
+    instead of writing a noop block per item."""
+    from errtype.lang.zh import Chinese
+
+    def missing(*_: object) -> str:
+        raise ResourceError("a resource is missing")
+
+    monkeypatch.setattr(Chinese, "classify", missing)
+    ann = Annotator("zh")
+    with pytest.raises(ResourceError, match="a resource is missing"):
+        list(ann.annotate_stream([("这本书是非常有意思。", ["这本书非常有意思。"])],
+                                 on_error="skip"))

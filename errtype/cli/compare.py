@@ -1,6 +1,8 @@
 """``errtype-compare``: the ERRANT scorer, option- and output-compatible with ``errant_compare``.
 
-The default standard output is byte-identical to errant_compare 3.0.2. Extras never change it:
+The default standard output is byte-identical to errant_compare 3.0.2, except that a ``-NONE-``
+correction is a deletion (errant_compare: a literal token; ``--errant-compat`` reads it so).
+Extras never change it:
 ``--json FILE`` / ``--tsv FILE`` write the result (``-`` = standard output, after the tables),
 ``--signature`` prints the signature line last, ``-o/--out FILE`` writes the tables to FILE, and
 text mode (``-orig SRC -hyp_text HYP -ref_text REF [REF ...]``) extracts the edits itself with
@@ -91,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "'-' = standard output.")
     extra.add_argument("--signature", action="store_true",
                        help="Print the signature line after the tables.")
+    extra.add_argument("--errant-compat", action="store_true",
+                       help="Read a '-NONE-' correction as the literal token, as errant_compare "
+                            "does (default: a deletion, so it matches an empty correction).")
     add_encoding_option(extra)
     return p
 
@@ -125,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.hyp is None or args.ref is None:
         parser.error("the following arguments are required: -hyp, -ref")
     metric = get_metric("errant", mode=_mode(args), beta=args.beta, single=args.single,
-                        multi=args.multi, filt=args.filt, cat=args.cat)
+                        multi=args.multi, filt=args.filt, cat=args.cat,
+                        literal_none=args.errant_compat)
 
     def body() -> int:
         result: ErrantResult

@@ -125,6 +125,10 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         from ..progress import Progress
         from ..textio import check_line_counts
 
+        if language_options(args):  # e.g. a resource --scheme needs: refused before any work
+            from ..lang import get_language
+
+            get_language(args.lang, **language_options(args))
         # input problems found without reading the data are reported before the model loads
         if parallel:
             state["total"] = check_line_counts([args.orig, *args.cor])

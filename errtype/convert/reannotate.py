@@ -9,7 +9,7 @@ from itertools import islice
 from .. import m2
 from ..annotator import Annotator
 from ..edit import NOOP, Edit
-from ..errors import ErrtypeError, InputError
+from ..errors import ErrtypeError, InputError, ResourceError
 from ..m2 import SEP, M2Block, M2Edit, read_m2
 from ..merge import MAX_RULE_RUN
 from ..records import too_long
@@ -189,6 +189,8 @@ def _block_result(annotator: Annotator, block: M2Block, settings: tuple, m2_path
     errant_compat = settings[5]
     try:
         text = reannotate_block(annotator, block, *settings)
+    except ResourceError:  # a missing resource fails every block: never skipped
+        raise
     except Exception as exc:  # noqa: BLE001 - located, or skipped and reported
         reason = _reason(exc, block, errant_compat)
         if on_error != "skip":

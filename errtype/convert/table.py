@@ -3,12 +3,20 @@
 A row is one ``A`` line of a block: ``sentence`` (the block's 0-based position in the input: the
 input line minus one in parallel mode), ``annotator``, ``start``/``end`` (token offsets into the
 ``S`` line, end exclusive; -1 for a noop), ``orig`` (the original tokens of the span, joined by
-spaces), ``cor`` (the correction field as written: ``-NONE-`` for a noop, ``a||b`` alternatives
-kept), ``type``, and the type's parts: ``op`` (``M``, ``R`` or ``U``; empty for ``noop``, ``UNK``
-and foreign schemes), ``category`` (the rest, ``NOUN:NUM``) and ``feats`` (the UD features an
-inflection type names, ``Case+Number``; empty otherwise). Noops are rows of their own, so an
-annotator who changed nothing is counted. The rows of a block follow its ``A`` lines in order, so
-the table holds everything the M2 says about its edits.
+spaces), ``cor`` (the correction field as written, except that a deletion's is empty however the
+M2 writes it, ``-NONE-`` included; ``-NONE-`` for a noop, ``a||b`` alternatives kept), ``type``,
+and the type's parts: ``op`` (``M``, ``R`` or ``U``; empty for ``noop``, ``UNK`` and foreign
+schemes), ``category`` (the rest, ``NOUN:NUM``) and ``feats`` (the UD features an inflection type
+names, ``Case+Number``; empty otherwise). Noops are rows of their own, so an annotator who changed
+nothing is counted. The rows of a block follow its ``A`` lines in order, so the table holds
+everything the M2 says about its edits.
+
+The columns mean the same in ChERRANT's dialect (``errtype-m2 --lang zh``), whose types name
+ChERRANT's operations (``M`` missing, ``R`` redundant, ``S`` substitution, ``W`` word order) or
+errtype's, with a class after a colon at word level: ``op`` is errtype's operation of the edit's
+span (``M`` insertion, ``U`` deletion, ``R`` otherwise: ChERRANT's ``R`` is ``U``, ``S`` and
+``W`` are ``R``), ``category`` the class (``NOUN`` of ``R:NOUN``, ``SPELL`` of ``S:SPELL``,
+``WO`` for ``W``; empty for a character-level ``M``/``R``/``S``).
 
 TSV has a header line and is quoted as the ``csv`` module's tab dialect does (read it with
 ``pandas.read_csv(path, sep="\\t", keep_default_na=False)``); Parquet needs pyarrow (``pip install
@@ -46,15 +54,30 @@ def type_parts(type: str) -> tuple[str, str, str]:
     return type[0], (category + ":INFL" if infl else rest), feats
 
 
+def cherrant_parts(edit: m2.M2Edit) -> tuple[str, str, str]:
+    """(op, category, feats) of an edit of ChERRANT's dialect (see the module docstring): the
+    operation from its span, the class from its type, whichever scheme typed it."""
+    if edit.is_noop:
+        return type_parts(edit.type)
+    op = "M" if edit.start == edit.end else "R" if m2.none_as_empty(edit.cor).strip() else "U"
+    letter, colon, rest = edit.type.partition(":")
+    if len(letter) != 1 or letter not in "MRSUW":
+        return "", edit.type, ""
+    if not colon:
+        return op, "WO" if letter == "W" else "", ""
+    return (op, *type_parts(f"R:{rest}")[1:])
+
+
 def block_rows(block: M2Block, sentence: int) -> Iterator[Row]:
     """The rows of one block (see the module docstring)."""
     tokens = block.tokens
+    parts = cherrant_parts if block.targets else (lambda e: type_parts(e.type))
     for e in block.edits:
-        op, category, feats = type_parts(e.type)
+        op, category, feats = parts(e)
         noop = e.is_noop
         yield (sentence, e.annotator, -1 if noop else e.start, -1 if noop else e.end,
-               "" if noop else " ".join(tokens[e.start:e.end]), e.cor, e.type, op, category,
-               feats)
+               "" if noop else " ".join(tokens[e.start:e.end]),
+               e.cor if noop else m2.none_as_empty(e.cor), e.type, op, category, feats)
 
 
 def rows(source: PathLike | Iterable[Any], encoding_errors: str = "strict") -> Iterator[Row]:
@@ -165,5 +188,5 @@ def to_frame(source: PathLike | Iterable[Any], encoding_errors: str = "strict") 
     return frame.astype({c: "int64" for c in INTEGERS})
 
 
-__all__ = ["COLUMNS", "FORMATS", "block_rows", "m2_to_table", "rows", "schema", "to_frame",
-           "type_parts", "write_table"]
+__all__ = ["COLUMNS", "FORMATS", "block_rows", "cherrant_parts", "m2_to_table", "rows", "schema",
+           "to_frame", "type_parts", "write_table"]

@@ -58,10 +58,11 @@ def simplify_edits(sent: str) -> list[SimpleEdit]:
 
 
 def process_edits(edits: Sequence[SimpleEdit], args: Any) -> CoderDict:
-    """``{coder: {key: [cats]}}`` for the scoring mode and filters in ``args``."""
+    """``{coder: {key: [cats]}}`` for the scoring mode and filters in ``args`` (a ``-NONE-``
+    correction is the literal token, as in ERRANT's function)."""
     m2 = [M2Edit(e[0], e[1], e[2], e[3], e[4]) for e in edits]
     return coder_edits(m2, _mode(args), bool(_opt(args, "single")), bool(_opt(args, "multi")),
-                       _opt(args, "filt", None) or ())
+                       _opt(args, "filt", None) or (), literal_none=True)
 
 
 def compareEdits(hyp_edits: Mapping[Any, list[str]], ref_edits: Mapping[Any, list[str]]

@@ -35,7 +35,7 @@ from ..base import Language
 from ..packs import get_pack
 from .costs import SubstitutionCost
 from .merge import merge_ops
-from .spelling import sound_alike
+from .spelling import char_meta_path, sound_alike
 
 if TYPE_CHECKING:
     from ...edit import Edit
@@ -69,6 +69,8 @@ class Chinese(Language):
                              f"not {granularity!r}")
         if scheme not in SCHEMES:
             raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, not {scheme!r}")
+        if scheme == "cherrant" and granularity == "word":
+            char_meta_path()  # ChERRANT's word types need the character table: refused now
         self.granularity = granularity
         self.scheme = scheme
         self.simplified = simplified

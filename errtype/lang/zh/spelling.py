@@ -96,9 +96,13 @@ class CharTable:
 
 def char_meta_path() -> Path:
     """Where the character table is: ``$ERRTYPE_ZH_CHAR_META``, else the file ``errtype
-    download zh`` fetched; a ResourceError says how to get it."""
+    download zh`` fetched; a ResourceError says how to get it (or that ``$ERRTYPE_ZH_CHAR_META``
+    names no file)."""
     env = os.environ.get(CHAR_META_ENV)
     if env:
+        if not Path(env).is_file():
+            raise ResourceError(f"{CHAR_META_ENV}={env}: no such file (ChERRANT's character "
+                                "table, char_meta.txt: run 'errtype download zh')")
         return Path(env)
     from ...download import cached_model
     found = cached_model("zh")

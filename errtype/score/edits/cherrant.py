@@ -24,7 +24,9 @@ modes, and the ``cat`` tables (``1`` = operation, ``2`` = the type without its f
 Where ChERRANT's script misbehaves, this follows what the option says (see docs/chinese.md,
 "Scoring"): ``max_answer_num`` above 3 keeps annotators ``0 .. n-1`` (the script keeps no edit at
 all, so every sentence scores as unchanged); ``start`` or ``end`` alone also slices (the script
-needs both); the blocks are read by the M2 reader (the script splits the file on blank lines, so
+needs both); a selection that leaves no sentence to score is refused (the script prints P = R =
+F = 1.0, as for sentences with nothing to correct and nothing proposed, which keep that score
+here); the blocks are read by the M2 reader (the script splits the file on blank lines, so
 two blank lines in a row make an extra empty sentence there).
 """
 
@@ -35,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ...errors import InputError
 from ...m2 import M2Block, M2Edit, read_m2
 from ..common import ScoreResult, signature
 from ..options import option
@@ -111,6 +114,20 @@ def _check(mode: str, cat: int | None, max_answer_num: int | None,
             raise ValueError(f"{name} must be a positive integer, not {value!r}")
 
 
+def _nothing_selected(total: int, kept: int, start: int | None, end: int | None,
+                      off_count: int, reference_num: int | None, na: int, ref_name: str
+                      ) -> None:
+    """Refuse a selection that scores no sentence (ChERRANT prints P = R = F = 1.0 for it)."""
+    if not kept:
+        why = f"start {start} and end {end} keep none of the {total} sentences"
+    else:
+        parts = ([f"{off_count} without exactly {reference_num} reference(s)"] if off_count
+                 else []) + ([f"{na} not annotatable (NA)"] if na else [])
+        why = f"of the {kept} sentences, " + " and ".join(parts)
+    raise InputError(f"cherrant: no sentence to score: {why}",
+                     path=None if ref_name.startswith("<") else ref_name)
+
+
 def cherrant_score(
     hyp: Source,
     ref: Source,
@@ -136,7 +153,10 @@ def cherrant_score(
     ``multi``, ``filt``, ``cat``, ``max_answer_num``, ``reference_num``, ``start``/``end``.
     The result's ``sentences`` are the scored sentences (``index`` = position in the files);
     ``counts`` add how many were skipped as not annotatable (``na``) or for ``reference_num``.
-    Raises :class:`SentenceCountError` when the (sliced) files differ in length.
+    Raises :class:`SentenceCountError` when the (sliced) files differ in length, and
+    :class:`InputError` when the selection (``start``/``end``, ``reference_num``, ``NA``
+    references) leaves no sentence to score: ChERRANT prints P = R = F = 1.0 then, as for a
+    corpus with nothing to correct, and errtype refuses an empty selection as its report does.
     """
     _check(mode, cat, max_answer_num, reference_num)
     filt = tuple(filt)
@@ -144,7 +164,7 @@ def cherrant_score(
     hblocks, hname = _blocks(hyp, "<hyp>")
     rblocks, rname = _blocks(ref, "<ref>")
     hname, rname = hyp_name or hname, ref_name or rname
-    offset = 0
+    offset, total = 0, len(rblocks)
     if start is not None or end is not None:
         window = slice(start, end)
         offset = window.indices(len(rblocks))[0]
@@ -177,6 +197,8 @@ def cherrant_score(
         p, rr, f = errant_prf(tp, fp, fn, beta)
         sentences.append({"index": offset + k, "hyp_coder": h, "ref_coder": r, "tp": tp,
                           "fp": fp, "fn": fn, "p": p, "r": rr, "f": f, "types": cats})
+    if total and not sentences:
+        _nothing_selected(total, len(rblocks), start, end, off_count, reference_num, na, rname)
     p, r, f = errant_prf(TP, FP, FN, beta)
     per_type = {}
     for t, (a, b, c) in sorted(aggregate_types(types, cat).items()):

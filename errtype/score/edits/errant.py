@@ -11,12 +11,17 @@ Behaviour kept from ``errant_compare`` on purpose (see the spec, section 9.3):
   lines is seen, even if every edit of it is filtered away;
 * keys are ``(start, end)`` for span detection, one ``(t, t + 1)`` per token for token detection
   (an insertion at ``s`` is ``(s, s + 1)``), ``(start, end, cor)`` for correction and
-  ``(start, end, type, cor)`` with types; ``-NONE-`` as a correction is a literal string;
+  ``(start, end, type, cor)`` with types;
 * a hypothesis key found in the reference scores one TP per *reference* edit with that key
   (issue #49), and every count is attributed to the reference type (TP, FN) or the hypothesis
   type (FP);
 * P = 1 when there is no FP, R = 1 when there is no FN, and P/R/F are rounded to 4 decimals
   (those rounded values also drive the choice of reference).
+
+One deliberate difference: a ``-NONE-`` correction (m2scorer's spelling of a deletion, common in
+human gold) is the empty correction ERRANT writes for a deletion, so a correct deletion matches
+whichever way either side spells it; errant_compare takes ``-NONE-`` as a literal token and
+counts it FP + FN. ``literal_none=True`` reads it as errant_compare does.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InputError, LineCountError
-from ...m2 import M2Block, M2Edit, annotation_block, read_m2
+from ...m2 import M2Block, M2Edit, annotation_block, none_as_empty, read_m2
 from ..common import ScoreResult, prf, signature
 from ..options import option
 from ..registry import ScoreInput, register
@@ -87,10 +92,12 @@ def coder_edits(
     single: bool = False,
     multi: bool = False,
     filt: Iterable[str] = (),
+    literal_none: bool = False,
 ) -> dict[int, CoderEdits]:
     """Group one block's edits by coder into ``{key: [types]}`` after the mode's filters.
 
     Coders appear in order of their first edit line; a block without edits is a noop of coder 0.
+    An edit's ``-NONE-`` correction is the empty one (a deletion) unless ``literal_none``.
     """
     if mode not in MODES:
         raise ValueError(f"unknown ERRANT scoring mode {mode!r} (choose from {', '.join(MODES)})")
@@ -104,9 +111,11 @@ def coder_edits(
         etype = e.type
         if drop_unk and etype == UNK:
             continue
-        start, end = e.start, e.end
+        start, end, cor = e.start, e.end, e.cor
+        if not literal_none and start != -1:
+            cor = none_as_empty(cor)
         if single or multi:
-            n_cor = len(e.cor.split())
+            n_cor = len(cor.split())
             if single and (end - start >= 2 or n_cor >= 2):
                 continue
             if multi and end - start < 2 and n_cor < 2:
@@ -114,9 +123,9 @@ def coder_edits(
         if etype in drop:
             continue
         if mode == "cs":
-            d.setdefault((start, end, e.cor), []).append(etype)
+            d.setdefault((start, end, cor), []).append(etype)
         elif mode == "cse":
-            d.setdefault((start, end, etype, e.cor), []).append(etype)
+            d.setdefault((start, end, etype, cor), []).append(etype)
         elif mode == "ds":
             d.setdefault((start, end), []).append(etype)
         elif start == -1:  # dt: noop
@@ -359,6 +368,7 @@ def errant_score(
     filt: Iterable[str] = (),
     cat: int | None = None,
     *,
+    literal_none: bool = False,
     trace: bool = False,
     check_source: bool = True,
     hyp_name: str | None = None,
@@ -370,6 +380,8 @@ def errant_score(
     ``hyp``/``ref`` are paths or iterables of :class:`M2Block`. ``mode``: ``cs`` (span-based
     correction), ``cse`` (with types), ``ds`` (span detection) or ``dt`` (token detection).
     ``cat`` only selects the level of :attr:`ScoreResult.per_type` and of the printed table.
+    ``literal_none``: a ``-NONE-`` correction is the literal token, as in errant_compare (default:
+    a deletion, see the module docstring).
     ``trace=True`` keeps every coder pair's detail (needed for the verbose text).
     ``extra_settings`` are added to the signature (e.g. how the edits were made).
     Raises :class:`SentenceCountError`, :class:`SourceMismatchError` or M2 format errors.
@@ -390,8 +402,8 @@ def errant_score(
     for i, (hb, rb) in enumerate(_lockstep(hyp_it, ref_it, hname, rname)):
         if check_source:
             _check_sources(i, hb, rb, hname, rname)
-        hc = coder_edits(hb.edits, mode, single, multi, filt)
-        rc = coder_edits(rb.edits, mode, single, multi, filt)
+        hc = coder_edits(hb.edits, mode, single, multi, filt, literal_none)
+        rc = coder_edits(rb.edits, mode, single, multi, filt, literal_none)
         best, pairs = choose_pair(hc, rc, (TP, FP, FN), beta, trace)
         tp, fp, fn, h, r, cats = best
         TP, FP, FN = TP + tp, FP + fp, FN + fn
@@ -406,7 +418,7 @@ def errant_score(
             sent["pairs"] = pairs
         sentences.append(sent)
     p, r, f = errant_prf(TP, FP, FN, beta)
-    settings = _settings(mode, beta, single, multi, filt, extra_settings)
+    settings = _settings(mode, beta, single, multi, filt, literal_none, extra_settings)
     per_type = {}
     for t, (a, b, c) in sorted(aggregate_types(types, cat).items()):
         tp_p, tp_r, tp_f = errant_prf(a, b, c, beta)
@@ -423,7 +435,7 @@ def errant_score(
 
 
 def _settings(mode: str, beta: float, single: bool, multi: bool, filt: Sequence[str],
-              extra: dict[str, Any] | None) -> dict[str, Any]:
+              literal_none: bool, extra: dict[str, Any] | None) -> dict[str, Any]:
     """The settings of an ERRANT score, in signature order."""
     settings: dict[str, Any] = {"mode": mode, "beta": float(beta)}
     if single:
@@ -432,6 +444,8 @@ def _settings(mode: str, beta: float, single: bool, multi: bool, filt: Sequence[
         settings["multi"] = "yes"
     if filt:
         settings["filt"] = ",".join(filt)
+    if literal_none:
+        settings["none"] = "literal"
     settings["round"] = 4
     settings["compat"] = "errant-3.0.2"
     settings.update(extra or {})
@@ -520,14 +534,16 @@ def errant_score_text(
 @dataclass(kw_only=True)
 class ErrantMetric(EditMetric):
     """errant_compare (span-based correction by default; every option of errant_compare:
-    ``mode``, ``beta``, ``single``, ``multi``, ``filt``, ``cat``); hypotheses without edits are
-    annotated with ``errtype.load(lang)`` (or the given annotator)."""
+    ``mode``, ``beta``, ``single``, ``multi``, ``filt``, ``cat``; ``literal_none``: a ``-NONE-``
+    correction is a literal token as in errant_compare, not a deletion); hypotheses without
+    edits are annotated with ``errtype.load(lang)`` (or the given annotator)."""
 
     mode: str = option("cs", choices=MODES)
     single: bool = False
     multi: bool = False
     filt: Sequence[str] = ()
     cat: int | None = option(None, choices=(1, 2, 3))
+    literal_none: bool = False
     name: str = "errant"
 
     @property
@@ -537,7 +553,7 @@ class ErrantMetric(EditMetric):
 
     def settings(self) -> dict[str, Any]:
         return _settings(self.mode, self.beta, self.single, self.multi, tuple(self.filt),
-                         self._gold_setting())
+                         self.literal_none, self._gold_setting())
 
     def _gold_setting(self) -> dict[str, str]:
         return {"gold": self.gold_edits} if self.gold_edits != "m2" else {}
@@ -545,7 +561,8 @@ class ErrantMetric(EditMetric):
     def options(self) -> dict[str, Any]:
         """The keyword arguments of :func:`errant_score` these settings stand for."""
         return {"mode": self.mode, "beta": self.beta, "single": self.single,
-                "multi": self.multi, "filt": tuple(self.filt), "cat": self.cat}
+                "multi": self.multi, "filt": tuple(self.filt), "cat": self.cat,
+                "literal_none": self.literal_none}
 
     def score_blocks(self, hyp: str | os.PathLike[str] | Iterable[M2Block],
                      ref: str | os.PathLike[str] | Iterable[M2Block], **kwargs: Any

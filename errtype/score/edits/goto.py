@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InputError
-from ...m2 import M2Block, M2Edit
+from ...m2 import M2Block, M2Edit, none_as_empty
 from ...textio import atomic_output, read_lines
 from ..common import ScoreResult, f_key, signature
 from ..options import option
@@ -65,7 +65,7 @@ class Chunk:
 
 def chunks(tokens: Sequence[str], edits: Sequence[M2Edit]) -> list[Chunk]:
     """The chunks of one annotator's edits (in file order) over the source tokens."""
-    marked = [Chunk(e.start, e.end, e.cor, True, e.type) for e in edits
+    marked = [Chunk(e.start, e.end, none_as_empty(e.cor), True, e.type) for e in edits
               if e.type not in SKIPPED_TYPES and not e.is_noop]
     basic: list[Chunk] = []
     pos = 0
