@@ -498,7 +498,7 @@ def _alone(lang: Lang, inputs: Inputs, name: str, annotator: Callable[[], Any]) 
     """One metric scored with a suite of its own, the annotator watched."""
     from errtype.cli.score import build_parser, metric_settings
     from errtype.score.registry import get_metric
-    from errtype.score.suite import score_systems
+    from errtype.score.suite import check_ready, score_systems
 
     used: list[bool] = []
 
@@ -509,6 +509,7 @@ def _alone(lang: Lang, inputs: Inputs, name: str, annotator: Callable[[], Any]) 
     args = build_parser().parse_args(score_argv(lang, inputs, [name]))
     metric = get_metric(name, **metric_settings([name], args)[name])
     try:
+        check_ready([(name, metric)])  # as errtype score does before it reads the inputs
         score_systems([(name, metric)], _suite(args, [(name, metric)], spy))
     except ErrtypeError as exc:
         return Outcome(refused=str(exc), worked_before_refusal=bool(used))

@@ -161,31 +161,9 @@ class Known:
 
 _ERRANT = ("errant", "senterrant", "goto", "pt-errant")
 _TEXT_HYPS = tuple(form for form in im.FORMS if form != "hyp-m2")
-_NONE = "ERRANT-family scoring treats gold -NONE- deletions as FP+FN"
 
 #: THE list of known defects (issue 33), as strict xfails: remove an entry once it is fixed
 KNOWN: list[Known] = [
-    # a gold -NONE- deletion against the empty correction of the system's extracted deletion;
-    # Chinese gold (errtype-m2 --lang zh) writes -NONE-, so its base form has it too and the
-    # forms without it (empty deletions; M2 systems, whose deletions are -NONE- as well) differ
-    Known(_NONE, ("maximum", "equal"), _ERRANT, ("en", "cs", "fr", "ja"), ("m2-none",)),
-    Known(_NONE, ("maximum",), _ERRANT, ("zh", "zh-word"),
-          ("text", "m2-none", "m2-standard", "hyp-unsegmented", "jobs-2")),
-    Known(_NONE, ("equal",), _ERRANT, ("zh", "zh-word"), ("m2-empty", "hyp-m2")),
-    # the same for ChERRANT's scorer, which compares corrections literally both ways: a gold
-    # -NONE- against an extracted empty deletion, and a gold empty deletion against the -NONE-
-    # that the Chinese dialect writes for the system's
-    Known(f"{_NONE} (cherrant: -NONE- and empty deletions compared literally)",
-          ("maximum", "equal"), ("cherrant",), ("en", "cs", "fr", "ja"), ("m2-none",)),
-    Known(f"{_NONE} (cherrant: -NONE- and empty deletions compared literally)",
-          ("maximum", "equal"), ("cherrant",), ("zh", "zh-word"), ("m2-empty",)),
-    # found by the matrix: the judge checks the key only when it sends its first request, after
-    # the systems' edits were extracted (text systems); M2 systems need no extraction
-    Known("llm-e refuses a missing API key only after extracting the systems' edits",
-          ("works",), ("llm-e",), ("*",), _TEXT_HYPS),
-    # building the gold (errtype-m2) with every option variant of the language
-    Known("--scheme cherrant without its table fails only after loading", ("gold",), ("*",),
-          ("zh-word",), ("scheme-cherrant",)),
 ]
 
 

@@ -27,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, ResourceError
 from ..textio import atomic_output
 from .common import (
     add_backend_options,
@@ -200,13 +200,14 @@ def _is_edit_metric(name: str) -> bool:
 
     try:
         return isinstance(get_metric(name), EditMetric)
-    except (InputError, TypeError):  # unknown (reported when built), or needs settings
+    except (InputError, ResourceError, TypeError):  # reported when built, or needs settings
         return False
 
 
 def _build(names: Sequence[str], args: argparse.Namespace) -> list[tuple[str, Any]]:
     """(name, configured metric) pairs; a setting the metric does not take is an input error."""
     from ..score.registry import get_metric
+    from ..score.suite import check_ready
 
     built = []
     for name, settings in metric_settings(names, args).items():
@@ -214,6 +215,7 @@ def _build(names: Sequence[str], args: argparse.Namespace) -> list[tuple[str, An
             built.append((name, get_metric(name, **settings)))
         except (TypeError, ValueError) as exc:
             raise InputError(f"metric {name}: {exc}") from None
+    check_ready(built)  # before the inputs are read
     return built
 
 

@@ -493,11 +493,23 @@ class Row:
         return f"{self.result.signature}|aggregation:{describe_aggregation(self.aggregation)}"
 
 
+def check_ready(metrics: Sequence[tuple[str, Metric]]) -> None:
+    """What would stop a metric later (an LLM judge's missing API key) refused now, before any
+    work: each metric's ``ready()``, where it has one. :func:`score_systems` calls it first; a
+    caller that reads the inputs (:func:`load_suite`) calls it before that."""
+    for _, metric in metrics:
+        ready = getattr(metric, "ready", None)
+        if ready is not None:
+            ready()
+
+
 def score_systems(metrics: Sequence[tuple[str, Metric]], suite: Suite,
                   timings: dict[str, float] | None = None) -> list[Row]:
     """Every (label, metric) over every system of the suite, metric by metric (system order
-    kept). ``timings`` receives the wall-clock seconds spent per metric label."""
+    kept), after :func:`check_ready`. ``timings`` receives the wall-clock seconds spent per
+    metric label."""
     rows: list[Row] = []
+    check_ready(metrics)
     for label, metric in metrics:
         t0 = time.perf_counter()
         info = describe(metric)

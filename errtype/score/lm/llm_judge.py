@@ -256,6 +256,17 @@ class LLMJudge:
         except ServiceError as exc:
             raise ServiceError(f"{self.name}: {exc}") from None
 
+    def ready(self) -> None:
+        """Called by :func:`errtype.score.suite.score_systems` before any work: a missing API
+        key is refused then, unless the answer cache holds answers (a run whose prompts are all
+        cached needs no key; a missing one is then refused at the first prompt that is not)."""
+        try:
+            self.client()._key()
+        except ServiceError as exc:
+            path = self.cache_path()
+            if path is None or not path.is_file() or path.stat().st_size == 0:
+                raise ServiceError(f"{self.name}: {exc}") from None
+
     # ------------------------------------------------------------ prompt
     def prompt_template(self) -> str:
         """The prompt with ``[SOURCE]``/``[CORRECTION]`` (and the criterion, if any)."""
