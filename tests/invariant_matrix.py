@@ -143,16 +143,13 @@ class Lang:
     def opt(self, name: str) -> str | None:
         return dict(self.options).get(name)
 
-    def cli(self, language_options: bool = True) -> list[str]:
-        """The language's options on an ``errtype-m2`` command line (``language_options=False``:
-        only ``--lang`` and the backend's, which is what ``errtype score`` takes)."""
-        from errtype.annotator import LANGUAGE_OPTIONS
-
+    def cli(self) -> list[str]:
+        """The language's options on an ``errtype-m2`` or ``errtype score`` command line
+        (``--lang``, the language's and the backend's)."""
         out = ["--lang", self.code]
         for k, v in self.options:
-            if language_options or k not in LANGUAGE_OPTIONS:
-                out += [f"--{k.replace('_', '-')}", v]
-        return out if language_options else [*out, *self.score_options]
+            out += [f"--{k.replace('_', '-')}", v]
+        return out
 
     def load_options(self) -> dict[str, Any]:
         return dict(self.options)
@@ -443,7 +440,7 @@ def score_argv(lang: Lang, inputs: Inputs, metrics: Sequence[str]) -> list[str]:
     """The ``errtype score`` command line of one run."""
     return ["-m", *metrics, "--ref", str(inputs.gold),
             "--hyp", *(f"{n}={p}" for n, p in inputs.hyps.items()),
-            *lang.cli(language_options=False), *inputs.options]
+            *lang.cli(), *lang.score_options, *inputs.options]
 
 
 def _suite(args: Any, built: Sequence[tuple[str, Any]], annotator: Callable[[], Any]) -> Any:

@@ -306,7 +306,7 @@ def test_every_path_option_declares_its_role() -> None:
         assert isinstance(parser, common.CommandParser), name
         for action in parser._actions:
             if (action.nargs == 0 or action.choices is not None
-                    or action.type in (int, float)
+                    or action.type in (int, float, common.positive_int)
                     or isinstance(action, (argparse._HelpAction, argparse._VersionAction))):
                 continue
             role = getattr(action.type, "role", None)

@@ -108,19 +108,21 @@ def add_unit_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -
                              "characters); default: token")
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
 def add_max_tokens_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
                           what: str = "sentences",
                           note: str = "tokens as the language aligns them: characters for "
                                       "Chinese") -> None:
     """``--max-tokens N``: skip (and report) over-long items, every command alike (an item is
     too long when its original or a correction has more than N tokens)."""
-    def at_least_one(text: str) -> int:
-        n = int(text)
-        if n < 1:
-            raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
-        return n
-
-    parser.add_argument("--max-tokens", type=at_least_one, default=None, metavar="N",
+    parser.add_argument("--max-tokens", type=positive_int, default=None, metavar="N",
                         help=f"skip (and report) {what} longer than N tokens ({note}; "
                              "default: no limit)")
 

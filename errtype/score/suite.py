@@ -285,7 +285,11 @@ class Suite:
         setting becomes what it resolved to, so that its signature says which gold was
         scored)."""
         uses = describe(metric).uses
-        edit_gold = getattr(metric, "gold_edits", "m2")
+        edit_gold = getattr(metric, "gold_edits", None)
+        if edit_gold is None:  # a metric without the setting (cherrant) scores the M2's edits,
+            # or, from a gold in words scored in characters, characters as the systems' are
+            edit_gold = (self.resolve_edit_gold("detect") if self.word_gold
+                         and "hyp_edits" in uses else "m2")
         as_read = "dialect" in uses
         if edit_gold == "detect" and "gold" in uses and "hyp_edits" in uses:
             edit_gold = self.resolve_edit_gold(edit_gold)
