@@ -86,6 +86,16 @@ def peer_repo(key: str) -> Path:
         pytest.skip(str(exc))
 
 
+@pytest.fixture(scope="session")
+def tiny_udpipe_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Path of a tiny Czech UDPipe model (``tests/cs_tiny_udpipe.py``), trained once a session
+    (defined here, not imported into each module: each import was a fixture of its own, trained
+    again)."""
+    from .cs_tiny_udpipe import train
+
+    return train(tmp_path_factory.mktemp("udpipe") / "tiny-cs.udpipe")
+
+
 def shared_path(*parts: str) -> Path:
     """Path under ../shared/data, skipping the calling test when it is absent."""
     p = SHARED.joinpath("data", *parts)

@@ -192,6 +192,7 @@ def test_round_trip_on_real_corpora(tmp_path: Path) -> None:
     assert written == [1312, 1309, 754, 754, 754, 754]
 
 
+@pytest.mark.slow
 def test_identical_to_gectors_script(tmp_path: Path) -> None:
     """GECToR's preprocess_data.py itself (a checkout named by $ERRTYPE_GECTOR, its utils/
     copied to a temporary folder) and errtype, the same vocabulary: byte-identical

@@ -18,7 +18,6 @@ from errtype.lang import get_language
 from errtype.tokens import Sentence, Token
 
 from .conftest import ROOT, peer
-from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
 
 UNKNOWN_TAG = "XX-NOT-PTB"  # a fine tag missing from ERRANT's en-ptb_map
 
@@ -115,7 +114,7 @@ def test_kenlm_loader_without_kenlm(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         load_lm(f"kenlm:{arpa}")
 
 
-def test_udpipe_model_option_and_czech_gold(tmp_path: Path, tiny_udpipe_model: Path,  # noqa: F811
+def test_udpipe_model_option_and_czech_gold(tmp_path: Path, tiny_udpipe_model: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     """--udpipe-model on the command line, and Czech -gold (import_edit), which crashes in the
     Czech ERRANT (README: "fixed")."""

@@ -155,6 +155,7 @@ def test_cli_refuses_zh_options_for_spaced_languages(capsys: pytest.CaptureFixtu
 # --------------------------------------------------------------- against ChERRANT's own files
 
 
+@pytest.mark.slow
 def test_nlpcc2018_shipped_m2_reproduced(zh, tmp_path: Path) -> None:
     """ChERRANT's shipped char-level M2 of the NLPCC-2018 test set (2,000 sentences), its
     references read back from its T lines (already converted to simplified characters by the
