@@ -1,29 +1,27 @@
 """errtype's Chinese char level beside ChERRANT itself, on MuCGEC dev, in one process run.
 
-ChERRANT (HillZhang1999/MuCGEC, ``scorers/ChERRANT``) is extracted at bench time from a copy of
-its repository (never committed) into a temporary folder and run as its ``parallel_to_m2.py -g
-char`` does (its own ``main``, default options: all equal-cost alternatives, references in
-simplified characters). Its char mode uses pypinyin, python-Levenshtein, OpenCC and its data
-files, never LTP, but its modules import ``ltp`` and ``torch`` at import time: both are stubbed
-with empty modules, and ``tqdm`` with a pass-through (no progress bars on either side).
+ChERRANT (HillZhang1999/MuCGEC, ``scorers/ChERRANT``) is imported from a checkout of its
+repository (never committed) and run as its ``parallel_to_m2.py -g char`` does (its own
+``main``, default options: all equal-cost alternatives, references in simplified characters).
+Its char mode uses pypinyin, python-Levenshtein, OpenCC and its data files, never LTP, but its
+modules import ``ltp`` and ``torch`` at import time: both are stubbed with empty modules, and
+``tqdm`` with a pass-through (no progress bars on either side).
 
 Each tool is timed from cold in this process (its imports, its data files, then the whole
 file), errtype first; printed: blocks, identical blocks, wall and CPU seconds, and the ratios.
 
-    python bench/bench_cherrant.py [--peers FOLDER] [--para FILE] [--keep DIR]
+    python bench/bench_cherrant.py [--cherrant DIR] [--para FILE] [--keep DIR]
 
-``--peers`` (default ``$ERRTYPE_PEERS``, else ``../.mirror`` beside the checkout) holds
-``HillZhang1999+MuCGEC/repo`` (a bare git mirror) or a checkout ``HillZhang1999+MuCGEC``;
-``--para`` replaces MuCGEC dev (``data/MuCGEC/MuCGEC_dev.txt`` there). Needs the extras ``zh``
-and ``bench`` (python-Levenshtein for the peer).
+``--cherrant`` (default ``$ERRTYPE_CHERRANT``) is a checkout of the repository
+(``git clone https://github.com/HillZhang1999/MuCGEC``; ``bench/peer_repos.py``); ``--para``
+replaces MuCGEC dev (``data/MuCGEC/MuCGEC_dev.txt`` there). Needs the extras ``zh`` and ``bench``
+(python-Levenshtein for the peer).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,31 +32,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-REPO = "HillZhang1999+MuCGEC"
-#: the paths of ChERRANT's repository the bench needs
-NEEDED = ("scorers/ChERRANT", "data/MuCGEC/MuCGEC_dev.txt")
+from peer_repos import bench_checkout  # noqa: E402
+
 DEV = "data/MuCGEC/MuCGEC_dev.txt"
-
-
-def default_peers() -> Path:
-    return Path(os.environ.get("ERRTYPE_PEERS") or ROOT.parent / ".mirror")
-
-
-def extract(peers: Path, into: Path) -> Path:
-    """ChERRANT's repository (the :data:`NEEDED` paths) under ``into``; returns its root.
-    ``peers`` holds a bare mirror ``HillZhang1999+MuCGEC/repo`` or a checkout."""
-    base = peers / REPO
-    if (base / "scorers" / "ChERRANT").is_dir():
-        return base
-    git = base / "repo"
-    if not git.is_dir():
-        raise FileNotFoundError(f"ChERRANT's repository not found: no {git} and no checkout "
-                                f"{base}")
-    archive = subprocess.run(["git", f"--git-dir={git}", "archive", "HEAD", *NEEDED],
-                             check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
 
 
 def _passthrough(iterable: Any = None, *args: Any, **kwargs: Any) -> Any:
@@ -140,18 +118,19 @@ def compare(ours: Path, theirs: Path) -> tuple[int, int, list[int]]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--peers", type=Path, default=default_peers())
+    p.add_argument("--cherrant", type=Path,
+                   help="a checkout of HillZhang1999/MuCGEC (default: $ERRTYPE_CHERRANT)")
     p.add_argument("--para", type=Path, help="a ChERRANT parallel file (default: MuCGEC dev)")
     p.add_argument("--keep", type=Path, help="write both M2 files into this folder")
     args = p.parse_args(argv)
+    root = bench_checkout("cherrant", args.cherrant)
     with tempfile.TemporaryDirectory(prefix="bench_cherrant_") as tmp:
-        root = extract(args.peers, Path(tmp))
         para = args.para or root / DEV
         out = args.keep or Path(tmp)
         out.mkdir(parents=True, exist_ok=True)
         ours, theirs = out / "errtype.m2", out / "cherrant.m2"
         lines = sum(1 for ln in para.read_text(encoding="utf-8").splitlines() if ln.strip())
-        print(f"input: {para.name} ({lines} lines), ChERRANT from {args.peers / REPO}")
+        print(f"input: {para.name} ({lines} lines), ChERRANT from {root}")
         e_wall, e_cpu = timed(lambda: errtype_run(para, ours))
         c_wall, c_cpu = timed(lambda: peer_runner(root)(para, theirs))
         total, same, differ = compare(ours, theirs)

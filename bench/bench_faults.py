@@ -13,10 +13,11 @@ the M2 (equal for every run of one input). Runs:
                          group / SIGKILL of one worker; the seconds until the process has exited
 
 ``--src DIR`` runs the same commands on another source tree too (e.g. an export of ``main``:
-``git archive main | tar -x -C /tmp/main-src``), for a before/after comparison of the pool.
+``mkdir ../main-src && git archive main | tar -x -C ../main-src``), for a before/after
+comparison of the pool.
 
     python bench/bench_faults.py [--copies 1] [--runs j1,j2,j1-resume,j2-resume,stop-int,stop-kill]
-                                 [--src /tmp/main-src] [--repeat 1]
+                                 [--src ../main-src] [--repeat 1]
 """
 
 from __future__ import annotations

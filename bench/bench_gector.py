@@ -1,12 +1,13 @@
 """GECToR's ``utils/preprocess_data.py`` and ``errtype convert parallel-to-gector`` side by side:
 the same pairs, the same verb-form vocabulary; both times and whether the outputs are identical.
 
-GECToR (grammarly/gector, Apache-2.0) is read from a checkout (a working tree, or a bare git
-directory such as a mirror) and its ``utils/`` extracted to a temporary folder at run time, never
-copied into errtype. Its script imports numpy, Levenshtein and tqdm; a missing Levenshtein is
-stood in for by rapidfuzz's (the same distance) and a missing tqdm by a pass-through, and the
-output says so. The vocabulary (``--vocab``, default errtype's) is written where GECToR's
-helpers read it, ``data/verb-form-vocab.txt``.
+GECToR (grammarly/gector, Apache-2.0) is read from a checkout named by ``--gector DIR`` or
+``$ERRTYPE_GECTOR`` (``git clone https://github.com/grammarly/gector``; ``bench/peer_repos.py``)
+and its ``utils/`` copied to a temporary folder at run time, never into errtype. Its script
+imports numpy, Levenshtein and tqdm; a missing Levenshtein is stood in for by rapidfuzz's (the
+same distance) and a missing tqdm by a pass-through, and the output says so. The vocabulary
+(``--vocab``, default errtype's) is written where GECToR's helpers read it,
+``data/verb-form-vocab.txt``.
 
 The corpora come from ``../shared/data`` (there is no BEA-2019 or FCE data there): CoNLL-2014
 test (official M2: sources and both annotators' corrections), the CoNLL-2014 submissions AMU,
@@ -34,8 +35,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
-#: where this workplace keeps a mirror of grammarly/gector (``--gector`` or $ERRTYPE_GECTOR win)
-MIRROR = ROOT.parent / ".mirror" / "grammarly+gector" / "repo"
 
 SHIMS = {
     "Levenshtein": "from rapidfuzz.distance.Levenshtein import distance  # errtype stand-in\n",
@@ -44,24 +43,10 @@ SHIMS = {
 }
 
 
-def find_gector(path: str | os.PathLike[str] | None = None) -> Path | None:
-    """A GECToR checkout: ``path``, $ERRTYPE_GECTOR, or this workplace's mirror (None if none)."""
-    for candidate in (path, os.environ.get("ERRTYPE_GECTOR"), MIRROR):
-        if candidate and Path(candidate).exists():
-            return Path(candidate)
-    return None
-
-
 def extract_gector(checkout: Path, dest: Path, vocab: Path) -> tuple[Path, list[str]]:
     """GECToR's ``utils/`` under ``dest`` with ``vocab`` as its verb-form vocabulary; returns the
     script and the stand-ins used (modules it imports that are not installed)."""
-    if (checkout / "utils" / "preprocess_data.py").is_file():
-        shutil.copytree(checkout / "utils", dest / "utils")
-    else:
-        archive = subprocess.run(["git", "--git-dir", str(checkout), "archive", "HEAD", "utils"],
-                                 check=True, capture_output=True).stdout
-        dest.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["tar", "x", "-C", str(dest)], input=archive, check=True)
+    shutil.copytree(checkout / "utils", dest / "utils")
     (dest / "data").mkdir(exist_ok=True)
     shutil.copyfile(vocab, dest / "data" / "verb-form-vocab.txt")
     stood_in = []
@@ -147,8 +132,7 @@ def round_trip(src: Path, tgt: Path, tags: Path, vocab: Path) -> tuple[int, int,
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--gector", help="GECToR checkout or bare git directory (default: "
-                                    "$ERRTYPE_GECTOR, else this workplace's mirror)")
+    p.add_argument("--gector", help="a checkout of grammarly/gector (default: $ERRTYPE_GECTOR)")
     p.add_argument("--vocab", type=Path, default=ROOT / "resources" / "verb-form-vocab.txt",
                    help="verb-form vocabulary for both tools (default: errtype's)")
     p.add_argument("--jobs", type=int, default=2, help="also time errtype with -j N (default 2)")
@@ -156,10 +140,10 @@ def main() -> int:
                    help="also run all pairs concatenated N times (default 1; 0 = skip)")
     args = p.parse_args()
     sys.path.insert(0, str(ROOT))
-    checkout = find_gector(args.gector)
-    if checkout is None:
-        print("GECToR checkout not found: give --gector PATH or set $ERRTYPE_GECTOR")
-        return 2
+    sys.path.insert(0, str(ROOT / "bench"))
+    from peer_repos import bench_checkout
+
+    checkout = bench_checkout("gector", args.gector)
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         script, stood_in = extract_gector(checkout, tmp / "gector", args.vocab)

@@ -2,10 +2,10 @@
 text for every flag combination on every file pair, and the CPU seconds of each.
 
 ChERRANT's ``compare_m2_for_evaluation.py`` (HillZhang1999/MuCGEC, ``scorers/ChERRANT``,
-Apache-2.0) is pure Python: it is read from ``--cherrant DIR`` (a folder holding it) or from the
-repository found under ``$ERRTYPE_PEERS`` (``HillZhang1999+MuCGEC/repo``, a bare git mirror, or an
-extracted ``HillZhang1999+MuCGEC``), copied to a temporary folder and imported from there; it is
-never part of errtype.
+Apache-2.0) is pure Python: it is read from a checkout of that repository named by ``--cherrant
+DIR`` or ``$ERRTYPE_CHERRANT`` (``git clone https://github.com/HillZhang1999/MuCGEC``; see
+``bench/peer_repos.py``), copied to a temporary folder and imported from there; it is never part
+of errtype.
 
 File pairs: the hand-built files ``tests/data/cherrant/{hyp,ref}.m2`` (every flag's case), the
 demo pairs ChERRANT ships (``samples/demo.{hyp,ref}.m2.{char,word}``), and for speed the NLPCC-2018
@@ -22,8 +22,6 @@ import contextlib
 import importlib.util
 import io
 import itertools
-import os
-import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -36,12 +34,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_scorers import timed  # noqa: E402
+from peer_repos import bench_checkout  # noqa: E402
 
 from errtype.errors import InputError  # noqa: E402
 from errtype.m2 import M2Block, M2Edit, read_m2, write_m2  # noqa: E402
 from errtype.score.edits.cherrant import cherrant_score  # noqa: E402
 
-REPO = "HillZhang1999+MuCGEC"
 SCRIPT = "scorers/ChERRANT/compare_m2_for_evaluation.py"
 SAMPLES = "scorers/ChERRANT/samples"
 HAND = ROOT / "tests" / "data" / "cherrant"
@@ -72,48 +70,15 @@ def flag_grid() -> list[list[str]]:
 # ------------------------------------------------------------------------------- the peer
 
 
-def peer_file(relative: str, cherrant_dir: Path | None = None) -> bytes | None:
-    """A file of ChERRANT's repository: ``relative`` under ``scorers/ChERRANT`` read from
-    ``cherrant_dir``, else from the repository under ``$ERRTYPE_PEERS``; None when absent."""
-    if cherrant_dir is not None:
-        path = cherrant_dir / Path(relative).relative_to("scorers/ChERRANT")
-        return path.read_bytes() if path.is_file() else None
-    root = os.environ.get("ERRTYPE_PEERS")
-    if not root:
-        return None
-    base = Path(root) / REPO
-    if (base / relative).is_file():
-        return (base / relative).read_bytes()
-    git = base / "repo"
-    if not git.is_dir():
-        return None
-    done = subprocess.run(["git", f"--git-dir={git}", "show", f"HEAD:{relative}"],
-                          capture_output=True, check=False)
-    return done.stdout if done.returncode == 0 else None
-
-
-def load_peer(folder: Path, cherrant_dir: Path | None = None) -> ModuleType | None:
-    """ChERRANT's scorer copied into ``folder`` and imported, or None when it is not found."""
-    text = peer_file(SCRIPT, cherrant_dir)
-    if text is None:
-        return None
+def load_peer(folder: Path, checkout: Path) -> ModuleType:
+    """ChERRANT's scorer of the MuCGEC ``checkout`` copied into ``folder`` and imported."""
     path = folder / "compare_m2_for_evaluation.py"
-    path.write_bytes(text)
+    path.write_bytes((checkout / SCRIPT).read_bytes())
     spec = importlib.util.spec_from_file_location("cherrant_compare_m2", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def peer_sample(name: str, folder: Path, cherrant_dir: Path | None = None) -> Path | None:
-    """One of ChERRANT's sample files copied into ``folder`` (None when absent)."""
-    text = peer_file(f"{SAMPLES}/{name}", cherrant_dir)
-    if text is None:
-        return None
-    path = folder / name
-    path.write_bytes(text)
-    return path
 
 
 def run_peer(peer: ModuleType, hyp: Path, ref: Path, flags: Sequence[str]) -> str:
@@ -202,31 +167,26 @@ def derived_hypothesis(blocks: Sequence[M2Block]) -> Iterator[M2Block]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cherrant", type=Path, help="folder holding compare_m2_for_evaluation.py "
-                                                  "and samples/ (default: $ERRTYPE_PEERS)")
+    ap.add_argument("--cherrant", type=Path, help="a checkout of HillZhang1999/MuCGEC "
+                                                  "(default: $ERRTYPE_CHERRANT)")
     ap.add_argument("--repeat", type=int, default=5, help="timing runs, best kept (default 5)")
     ap.add_argument("--quick", action="store_true", help="the basic flag sets only")
     args = ap.parse_args(argv)
+    checkout = bench_checkout("cherrant", args.cherrant)
+    samples = checkout / SAMPLES
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        peer = load_peer(folder, args.cherrant)
-        if peer is None:
-            print("ChERRANT's compare_m2_for_evaluation.py not found: give --cherrant DIR or set "
-                  "ERRTYPE_PEERS", file=sys.stderr)
-            return 2
+        peer = load_peer(folder, checkout)
         pairs: list[tuple[str, Path, Path, list[list[str]]]] = [
             ("hand-built", HAND / "hyp.m2", HAND / "ref.m2",
              BASIC if args.quick else flag_grid())]
         for g in ("char", "word"):
-            hyp = peer_sample(f"demo.hyp.m2.{g}", folder, args.cherrant)
-            ref = peer_sample(f"demo.ref.m2.{g}", folder, args.cherrant)
-            if hyp and ref:
-                pairs.append((f"demo {g}", hyp, ref, BASIC))
-        nlpcc = peer_sample("nlpcc2018_official.ref.m2.char", folder, args.cherrant)
-        if nlpcc:
-            derived = folder / "nlpcc2018.derived.hyp.m2.char"
-            write_m2(derived_hypothesis(list(read_m2(nlpcc))), derived)
-            pairs.append(("NLPCC-2018 char (derived hyp)", derived, nlpcc, BASIC))
+            pairs.append((f"demo {g}", samples / f"demo.hyp.m2.{g}",
+                          samples / f"demo.ref.m2.{g}", BASIC))
+        nlpcc = samples / "nlpcc2018_official.ref.m2.char"
+        derived = folder / "nlpcc2018.derived.hyp.m2.char"
+        write_m2(derived_hypothesis(list(read_m2(nlpcc))), derived)
+        pairs.append(("NLPCC-2018 char (derived hyp)", derived, nlpcc, BASIC))
         print("== identical output (ChERRANT's printed text, byte for byte) ==")
         print("pair\tflag sets\tidentical\tfirst difference")
         failures = 0

@@ -8,9 +8,11 @@ segmentation; jieba tags the words instead of LTP) and compared with the type Ch
 overall, per ChERRANT type, for the operation letter alone, and as a confusion list. The time of
 the re-typing is printed too (CPU seconds of this process).
 
-FASPell's character table (ChERRANT's spelling test) is read from the same repository.
+FASPell's character table (ChERRANT's spelling test) is read from the same repository, a checkout
+named by ``--cherrant DIR`` or ``$ERRTYPE_CHERRANT`` (``git clone
+https://github.com/HillZhang1999/MuCGEC``; ``bench/peer_repos.py``).
 
-    python bench/cherrant_word_types.py [--peers /work/.mirror] [--file NAME ...] [--json OUT]
+    python bench/cherrant_word_types.py [--cherrant DIR] [--file NAME ...] [--json OUT]
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,27 +28,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from peer_repos import bench_checkout  # noqa: E402
 
 from errtype.annotator import Annotator  # noqa: E402
 from errtype.convert import m2_to_m2  # noqa: E402
 from errtype.m2 import read_m2  # noqa: E402
 
-REPO = "HillZhang1999+MuCGEC"
 SAMPLES = "scorers/ChERRANT/samples/"
 FILES = ("nlpcc2018_official.ref.m2.word", "demo.ref.m2.word")
-
-
-def peer_file(peers: Path, relative: str, into: Path) -> Path:
-    """A file of ChERRANT's repository: from an extracted copy under ``peers/REPO`` or the bare
-    mirror ``peers/REPO/repo`` (written to ``into``)."""
-    plain = peers / REPO / relative
-    if plain.is_file():
-        return plain
-    data = subprocess.run(["git", f"--git-dir={peers / REPO / 'repo'}", "show",
-                           f"HEAD:{relative}"], check=True, capture_output=True).stdout
-    out = into / Path(relative).name
-    out.write_bytes(data)
-    return out
 
 
 def types_of(path: Path) -> list[str]:
@@ -71,19 +61,20 @@ def compare(gold: list[str], ours: list[str]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--peers", type=Path, default=Path(os.environ.get("ERRTYPE_PEERS",
-                                                                      "/work/.mirror")))
+    ap.add_argument("--cherrant", type=Path,
+                    help="a checkout of HillZhang1999/MuCGEC (default: $ERRTYPE_CHERRANT)")
     ap.add_argument("--file", nargs="+", default=list(FILES))
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     results = {}
+    checkout = bench_checkout("cherrant", args.cherrant)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        table = peer_file(args.peers, "scorers/ChERRANT/data/char_meta.txt", tmp)
+        table = checkout / "scorers/ChERRANT/data/char_meta.txt"
         os.environ["ERRTYPE_ZH_CHAR_META"] = str(table)
         ann = Annotator("zh", granularity="word", scheme="cherrant")
         for name in args.file:
-            gold = peer_file(args.peers, SAMPLES + name, tmp)
+            gold = checkout / SAMPLES / name
             out = tmp / (name + ".retyped")
             cpu = time.process_time()
             m2_to_m2(ann, gold, out, mode="gold", minimise=False)

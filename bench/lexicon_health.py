@@ -28,10 +28,10 @@ capitalised lower-case word), as the classifier looks them up.
     python bench/lexicon_health.py [--treebanks DIR] [--file LANG=PATH ...] [--lang LANG ...]
                                    [--show N] [--json OUT]
 
-``--treebanks DIR`` holds one folder per treebank named like ``UD_German-GSD`` (also with a
-prefix, ``UniversalDependencies+UD_German-GSD``): a checkout, or a bare git repository (the folder
-itself or its ``repo`` subfolder), read with ``git show`` (default: ``$ERRTYPE_UD_TREEBANKS``,
-else ``../.mirror``). ``--file LANG=PATH`` names a CoNLL-U file directly.
+``--treebanks DIR`` (default: ``$ERRTYPE_UD_TREEBANKS``) holds one clone per treebank, as
+``git clone https://github.com/UniversalDependencies/UD_German-GSD`` makes it (``UD_German-GSD``;
+a bare clone ``UD_German-GSD.git`` is read with ``git show``). ``--file LANG=PATH`` names a
+CoNLL-U file directly.
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run from a source checkout without installing
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from peer_repos import UD_TREEBANKS_ENV, ud_clone  # noqa: E402
 
 #: the UD treebanks read for each language, in order of preference (the first one with a test
 #: file, else a dev file; the AnCora snapshot lists its files without their contents)
@@ -182,7 +185,7 @@ def full_dictionary(name: str, data_dir: Path) -> Callable[[str], bool]:
 
 
 def _git_dir(folder: Path) -> Path | None:
-    for cand in (folder / "repo", folder, folder / ".git"):
+    for cand in (folder, folder / ".git"):
         if (cand / "HEAD").is_file() and (cand / "objects").is_dir():
             return cand
     return None
@@ -212,14 +215,15 @@ def treebank_file(folder: Path) -> tuple[str, Callable[[], list[str]]] | None:
                     return subprocess.run(
                         ["git", "--git-dir", str(git), "show", f"HEAD:{name}"],
                         capture_output=True, check=True).stdout.decode("utf-8").splitlines()
-                return f"{folder.name.rpartition('+')[2]}:{name}", read
+                return f"{folder.name.removesuffix('.git')}:{name}", read
     return None
 
 
 def find_treebank(root: Path, name: str) -> Path | None:
-    """The folder of treebank ``name`` (``UD_German-GSD``) under ``root``, prefixed or not."""
-    for cand in sorted(root.iterdir()) if root.is_dir() else ():
-        if cand.is_dir() and (cand.name == name or cand.name.endswith("+" + name)):
+    """The clone of treebank ``name`` (``UD_German-GSD``) under ``root``: a checkout ``name`` or
+    a bare clone ``name.git``."""
+    for cand in (root / name, root / f"{name}.git"):
+        if cand.is_dir():
             return cand
     return None
 
@@ -241,9 +245,8 @@ def table(results: list[Health], skipped: dict[str, str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = os.environ.get("ERRTYPE_UD_TREEBANKS", str(ROOT.parent / ".mirror"))
-    ap.add_argument("--treebanks", type=Path, default=Path(default),
-                    help="folder of UD treebank folders (checkouts or bare git repositories)")
+    ap.add_argument("--treebanks", type=Path, default=os.environ.get(UD_TREEBANKS_ENV),
+                    help=f"folder of UD treebank clones (default: ${UD_TREEBANKS_ENV})")
     ap.add_argument("--file", nargs="+", default=[], metavar="LANG=PATH",
                     help="a CoNLL-U file for LANG instead of the treebank's")
     ap.add_argument("--lang", nargs="+", help="only these languages (default: every pack with "
@@ -269,13 +272,18 @@ def main(argv: list[str] | None = None) -> int:
             lines = path.read_text(encoding="utf-8").splitlines()
         else:
             got = None
-            for name in TREEBANKS.get(lang, "").split():
+            names = TREEBANKS.get(lang, "").split()
+            for name in names if args.treebanks else ():
                 folder = find_treebank(args.treebanks, name)
                 got = treebank_file(folder) if folder else None
                 if got:
                     break
             if got is None:
-                skipped[lang] = f"no treebank file ({TREEBANKS.get(lang)} under {args.treebanks})"
+                where = (f"under {args.treebanks}" if args.treebanks else
+                         f"give --treebanks DIR or set {UD_TREEBANKS_ENV}")
+                skipped[lang] = (f"no treebank file ({where}: "
+                                 + " or ".join(map(ud_clone, names)) + ")" if names else
+                                 "no UD treebank listed for it")
                 continue
             source, read = got
             lines = read()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -60,24 +61,39 @@ def zh_extra() -> None:
         peer(name, "pip install '.[zh]'")
 
 
-def cherrant_file(relative: str) -> bytes:
-    """A file of ChERRANT's repository (HillZhang1999/MuCGEC) from ``$ERRTYPE_PEERS``: a folder
-    holding ``HillZhang1999+MuCGEC/repo`` (a bare git mirror) or a checkout under
-    ``HillZhang1999+MuCGEC``; the calling test is skipped without it."""
-    import subprocess
+def peer_repos() -> ModuleType:
+    """``bench/peer_repos.py`` (the peer repositories: name, environment variable, clone URL,
+    commit), loaded once, so that tests and the benches they import share one table."""
+    if "peer_repos" not in sys.modules:
+        bench_module("peer_repos")
+    return sys.modules["peer_repos"]
 
-    root = os.environ.get("ERRTYPE_PEERS")
-    if not root:
-        pytest.skip("ChERRANT's repository not available: set ERRTYPE_PEERS to the folder "
-                    "holding HillZhang1999+MuCGEC (e.g. /work/.mirror)")
-    base = Path(root) / "HillZhang1999+MuCGEC"
-    if (base / relative).is_file():
-        return (base / relative).read_bytes()
-    git = base / "repo"
-    if not git.is_dir():
-        pytest.skip(f"ChERRANT's repository not found under {base}")
-    return subprocess.run(["git", f"--git-dir={git}", "show", f"HEAD:{relative}"],
-                          check=True, capture_output=True).stdout
+
+def peer_repo(key: str) -> Path:
+    """The checkout of the peer repository ``key`` (``cherrant``, ``gector``: the table of
+    ``bench/peer_repos.py``), named by its environment variable (``ERRTYPE_CHERRANT``, ...).
+
+    Without the variable the calling test is skipped, the reason giving the ``git clone``
+    command; a variable naming something else (not that repository, or a git checkout at another
+    commit than the one the test's figures are pinned to) fails the test.
+    """
+    repos = peer_repos()
+    try:
+        return repos.PEERS[key].checkout(pinned=True)
+    except repos.PeerUnavailable as exc:
+        if exc.named:
+            pytest.fail(str(exc), pytrace=False)
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def tiny_udpipe_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Path of a tiny Czech UDPipe model (``tests/cs_tiny_udpipe.py``), trained once a session
+    (defined here, not imported into each module: each import was a fixture of its own, trained
+    again)."""
+    from .cs_tiny_udpipe import train
+
+    return train(tmp_path_factory.mktemp("udpipe") / "tiny-cs.udpipe")
 
 
 def shared_path(*parts: str) -> Path:
@@ -107,9 +123,6 @@ def apply_m2(tokens: Sequence[str], edits: Sequence[M2Edit]) -> list[str]:
 
 def bench_module(name: str) -> ModuleType:
     """The benchmark script ``bench/NAME.py`` imported as a module (tests reuse its readers)."""
-    import importlib.util
-    import sys
-
     spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

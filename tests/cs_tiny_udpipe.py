@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from .conftest import peer
 
 #: one sentence per string; tokens "form lemma upos xpos head deprel", "+" = no space after
@@ -60,9 +58,3 @@ def train(path: Path) -> Path:
     assert not error.occurred(), error.message
     path.write_bytes(model)
     return path
-
-
-@pytest.fixture(scope="session")
-def tiny_udpipe_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Path of a freshly trained tiny UDPipe model."""
-    return train(tmp_path_factory.mktemp("udpipe") / "tiny-cs.udpipe")

@@ -7,8 +7,9 @@ every flag: two references, a reference with two equal-cost edit sequences shari
 ``没有错误`` noop reference, an ``NA`` reference alone and beside another, four references,
 a system with two hypotheses, a hypothesis with two edit sequences, a block in standard M2,
 corrections segmented differently from the reference, ``UNK``, multi-token spans, insertions at
-the end. :func:`test_same_text_as_cherrant` runs the script itself (read from ``$ERRTYPE_PEERS``)
-on those files over the whole flag grid, and on the demo samples ChERRANT ships.
+the end. :func:`test_same_text_as_cherrant` runs the script itself (from a checkout of MuCGEC
+named by ``$ERRTYPE_CHERRANT``) on those files over the whole flag grid, and on the demo samples
+ChERRANT ships.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from errtype.score.edits.cherrant import CherrantMetric, cherrant_score
 from errtype.score.edits.errant import SentenceCountError
 from errtype.score.registry import get_metric
 
-from .conftest import bench_module, peer
+from .conftest import bench_module, peer, peer_repo
 
 DATA = Path(__file__).parent / "data" / "cherrant"
 HYP, REF = DATA / "hyp.m2", DATA / "ref.m2"
@@ -235,25 +236,21 @@ def test_cli_mixed_metrics_and_sources(tmp_path: Path, capsys: pytest.CaptureFix
 # ------------------------------------------------------------------------------ the peer
 
 
-def _peer(tmp_path: Path) -> Any:
+def _peer(tmp_path: Path) -> tuple[Any, Any, Path]:
+    """bench/cherrant_scorer.py, ChERRANT's scorer imported from the checkout, its samples."""
+    checkout = peer_repo("cherrant")
     bench = bench_module("cherrant_scorer")
-    module = bench.load_peer(tmp_path)
-    if module is None:
-        pytest.skip("ChERRANT's compare_m2_for_evaluation.py not available: set ERRTYPE_PEERS "
-                    "to the folder holding HillZhang1999+MuCGEC (e.g. /work/.mirror)")
-    return bench, module
+    return bench, bench.load_peer(tmp_path, checkout), checkout / bench.SAMPLES
 
 
 def test_same_text_as_cherrant(tmp_path: Path) -> None:
     """ChERRANT's printed text, byte for byte, for every flag combination on the hand-built
     files (732 runs; 60 leave no sentence to score and are refused) and the basic ones on
     ChERRANT's demo samples (char and word)."""
-    bench, peer = _peer(tmp_path)
+    bench, peer, samples = _peer(tmp_path)
     pairs = [(HYP, REF, bench.flag_grid())]
     for g in ("char", "word"):
-        hyp = bench.peer_sample(f"demo.hyp.m2.{g}", tmp_path)
-        ref = bench.peer_sample(f"demo.ref.m2.{g}", tmp_path)
-        assert hyp and ref
+        hyp, ref = samples / f"demo.hyp.m2.{g}", samples / f"demo.ref.m2.{g}"
         pairs.append((hyp, ref, bench.BASIC))
     refused = []
     for hyp, ref, grid in pairs:
@@ -272,10 +269,9 @@ def test_same_text_as_cherrant(tmp_path: Path) -> None:
 
 
 def test_cli_on_cherrant_samples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bench, peer = _peer(tmp_path)
+    bench, peer, samples = _peer(tmp_path)
     for g in ("char", "word"):
-        hyp = bench.peer_sample(f"demo.hyp.m2.{g}", tmp_path)
-        ref = bench.peer_sample(f"demo.ref.m2.{g}", tmp_path)
+        hyp, ref = samples / f"demo.hyp.m2.{g}", samples / f"demo.ref.m2.{g}"
         code, out, _ = run(capsys, "-m", "cherrant", "--ref", str(ref), "--hyp", f"demo={hyp}",
                            "--tsv")
         text = bench.run_peer(peer, hyp, ref, [])
@@ -290,10 +286,9 @@ def test_text_hypotheses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     numbers ChERRANT prints for the M2 it shipped for the same system (demo.hyp.m2.char)."""
     peer("opencc", "the zh extra converts corrections to simplified characters")
     peer("pypinyin", "the zh extra's substitution costs")
-    bench, module = _peer(tmp_path)
-    src, text = (bench.peer_sample(n, tmp_path) for n in ("demo.input", "demo.hyp"))
-    hyp, ref = (bench.peer_sample(f"demo.{n}.m2.char", tmp_path) for n in ("hyp", "ref"))
-    assert src and text and hyp and ref
+    bench, module, samples = _peer(tmp_path)
+    src, text = samples / "demo.input", samples / "demo.hyp"
+    hyp, ref = samples / "demo.hyp.m2.char", samples / "demo.ref.m2.char"
     code, out, err = run(capsys, "-m", "cherrant", "--src", str(src), "--ref", str(ref),
                          "--hyp", f"T={text}", f"M={hyp}", "--tsv")
     assert code == 0 and "1 source line(s) differ" in err

@@ -14,12 +14,11 @@ from errtype.errors import ResourceError
 from errtype.lang.cs import UDPIPE_ENV, Czech
 from errtype.parse.udpipe import UDPipeParser
 
-from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
 from .loopback import serve
 
 
 @pytest.fixture
-def server(tiny_udpipe_model: Path) -> Iterator[str]:  # noqa: F811
+def server(tiny_udpipe_model: Path) -> Iterator[str]:
     files = {"/model.udpipe": tiny_udpipe_model.read_bytes(), "/junk": b"junk" * 100}
     with serve(files) as url:
         yield url
@@ -40,7 +39,7 @@ def test_cache_dir_locations(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
     assert model_path("cs").name == "czech-pdt-ud-2.5-191206.udpipe"
 
 
-def test_download_with_checksum(server: str, tiny_udpipe_model: Path, cache: Path) -> None:  # noqa: F811
+def test_download_with_checksum(server: str, tiny_udpipe_model: Path, cache: Path) -> None:
     digest = hashlib.sha256(tiny_udpipe_model.read_bytes()).hexdigest()
     assert cached_model("cs") is None
     seen: list[int] = []
@@ -86,7 +85,7 @@ def test_unknown_language() -> None:
 
 
 def test_cli(server: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
-             tiny_udpipe_model: Path) -> None:  # noqa: F811
+             tiny_udpipe_model: Path) -> None:
     target = tmp_path / "elsewhere"
     digest = hashlib.sha256(tiny_udpipe_model.read_bytes()).hexdigest()
     assert download_main(["cs", "--url", server + "/model.udpipe", "--cache-dir", str(target),

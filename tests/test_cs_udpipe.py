@@ -11,10 +11,8 @@ from errtype.errors import ResourceError
 from errtype.lang.cs import UDPIPE_ENV, Czech
 from errtype.parse.udpipe import UDPipeParser
 
-from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
 
-
-def test_load_with_udpipe_model_option(tiny_udpipe_model: Path) -> None:  # noqa: F811
+def test_load_with_udpipe_model_option(tiny_udpipe_model: Path) -> None:
     ann = errtype.load("cs", udpipe_model=str(tiny_udpipe_model))
     assert isinstance(ann.parser, UDPipeParser)
     orig = ann.parse("Bydlim v Praze .")
@@ -28,7 +26,7 @@ def test_load_with_udpipe_model_option(tiny_udpipe_model: Path) -> None:  # noqa
     assert [(e.o_start, e.o_end, e.c_str, e.type) for e in edits] == [(0, 1, "Bydlím", "R:DIACR")]
 
 
-def test_annotate_czech_pairs(tiny_udpipe_model: Path) -> None:  # noqa: F811
+def test_annotate_czech_pairs(tiny_udpipe_model: Path) -> None:
     ann = errtype.load("cs", udpipe_model=tiny_udpipe_model)
     edits = ann.annotate("Jak mas se dneska", "Jak se dneska máš ?")
     assert [(e.o_start, e.o_end, e.c_str, e.type) for e in edits] == [
@@ -37,7 +35,7 @@ def test_annotate_czech_pairs(tiny_udpipe_model: Path) -> None:  # noqa: F811
     assert [(e.o_start, e.o_end, e.c_str, e.type) for e in edits] == [(3, 3, ",", "M:PUNCT")]
 
 
-def test_environment_variable(tiny_udpipe_model: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+def test_environment_variable(tiny_udpipe_model: Path, monkeypatch: pytest.MonkeyPatch,
                               tmp_path: Path) -> None:
     monkeypatch.setenv("ERRTYPE_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv(UDPIPE_ENV, str(tiny_udpipe_model))
@@ -46,7 +44,7 @@ def test_environment_variable(tiny_udpipe_model: Path, monkeypatch: pytest.Monke
     assert parser.path == str(tiny_udpipe_model)
 
 
-def test_horizontal_input_keeps_tokens(tiny_udpipe_model: Path) -> None:  # noqa: F811
+def test_horizontal_input_keeps_tokens(tiny_udpipe_model: Path) -> None:
     parser = UDPipeParser(tiny_udpipe_model)
     # runs of spaces/tabs separate words; a NO-BREAK SPACE stays inside its word (as a space)
     s = parser.parse("Bydlím  v\tPraze\u00a0hned .")
@@ -57,7 +55,7 @@ def test_horizontal_input_keeps_tokens(tiny_udpipe_model: Path) -> None:  # noqa
                                                                          ("Bydlím",)]
 
 
-def test_tokenize_mode(tiny_udpipe_model: Path) -> None:  # noqa: F811
+def test_tokenize_mode(tiny_udpipe_model: Path) -> None:
     parser = UDPipeParser(tiny_udpipe_model)
     s = parser.parse("Bydlím v Praze. Jak se dneska máš?", tokenize=True)
     assert s.texts == ("Bydlím", "v", "Praze", ".", "Jak", "se", "dneska", "máš", "?")

@@ -123,6 +123,7 @@ def test_quirks_every_line_gives_a_block(tmp_path: Path) -> None:
         assert set(block.split("\n")) <= set(ours.split("\n"))
 
 
+@pytest.mark.slow
 def test_same_edits_as_errant_on_jfleg_and_conll(shared: type) -> None:
     """Differential check against the reference implementation (the `bench` extra installs it):
     the same spaCy pipeline object, JFLEG dev (ref0) + CoNLL-2014 CAMB, every edit and type."""

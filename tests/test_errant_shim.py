@@ -29,7 +29,6 @@ from errtype.errant.en import lancaster as shim_lancaster
 from errtype.errant.en import merger as shim_merger
 
 from .conftest import ROOT, peer, shared_path
-from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
 
 STRATEGIES = ("rules", "all-split", "all-merge", "all-equal")
 
@@ -482,7 +481,7 @@ def test_compare_m2_functions_without_peer() -> None:
     assert "1\t0\t1\t1.0\t0.5\t0.8333" in printed
 
 
-def test_udpipe_backend_gives_docs(tiny_udpipe_model: Path) -> None:  # noqa: F811
+def test_udpipe_backend_gives_docs(tiny_udpipe_model: Path) -> None:
     """A parser that is not spaCy (UDPipe): the shim builds Docs carrying its annotation."""
     cs = shim_errant.load("cs", udpipe_model=str(tiny_udpipe_model))
     engine = errtype.load("cs", udpipe_model=str(tiny_udpipe_model))

@@ -81,6 +81,7 @@ def test_rare_rules_identical() -> None:
     assert {("gon", "go"), ("na", "to"), ("ta", "to"), ("'s", "us"), ("ai", "be")} <= lemmas
 
 
+@pytest.mark.slow  # a whole corpus; test_pipe_equals_per_sentence_call parses 400
 def test_real_sentences_identical() -> None:
     original, fast = pipelines()
     texts = sentences()

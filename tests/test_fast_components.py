@@ -120,6 +120,7 @@ def real_texts() -> list[str]:
     return texts
 
 
+@pytest.mark.slow  # 2,624 sentences; the slow test below covers every bench sentence
 def test_identical_on_real_corpus() -> None:
     """Every CoNLL-2014 source sentence and AMU output (2,624 sentences): the same tokens, tags,
     POS, lemmas, features, dependencies and heads as spaCy's own components."""

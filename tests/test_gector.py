@@ -29,7 +29,7 @@ from errtype.convert.gector_files import (
 )
 from errtype.errors import InputError
 
-from .conftest import bench_module, shared_path
+from .conftest import bench_module, peer, peer_repo, shared_path
 
 DATA = Path(__file__).parent / "data" / "gector"
 
@@ -192,16 +192,15 @@ def test_round_trip_on_real_corpora(tmp_path: Path) -> None:
     assert written == [1312, 1309, 754, 754, 754, 754]
 
 
+@pytest.mark.slow
 def test_identical_to_gectors_script(tmp_path: Path) -> None:
-    """GECToR's preprocess_data.py itself (a checkout: $ERRTYPE_GECTOR or this workplace's
-    mirror, extracted to a temporary folder) and errtype, the same vocabulary: byte-identical
+    """GECToR's preprocess_data.py itself (a checkout named by $ERRTYPE_GECTOR, its utils/
+    copied to a temporary folder) and errtype, the same vocabulary: byte-identical
     on CoNLL-2014 (both annotators), JFLEG ref0 and GECCC paragraphs 200-300 (long
     rewrites; two of them left out by both, two-token swaps that GECToR's check rejects)."""
+    checkout = peer_repo("gector")
     bench = bench_module("bench_gector")
-    checkout = bench.find_gector()
-    if checkout is None:
-        pytest.skip("no GECToR checkout (set ERRTYPE_GECTOR to grammarly/gector's repository)")
-    pytest.importorskip("numpy", reason="GECToR's script imports numpy")
+    peer("numpy", "GECToR's script imports numpy")
     vocab = Path(cli_convert.__file__).parents[2] / "resources" / "verb-form-vocab.txt"
     script, _ = bench.extract_gector(checkout, tmp_path / "gector", vocab)
     geccc = shared_path("geccc")

@@ -107,12 +107,11 @@ def test_treebank_read_from_a_checkout_or_a_bare_repository(tmp_path: Path, bare
     (work / "de_tiny-ud-train.conllu").write_text("", encoding="utf-8")
     _git("add", ".", cwd=work)
     _git("commit", "-q", "-m", "tiny", cwd=work)
-    if bare:
-        mirror = tmp_path / "UniversalDependencies+UD_German-Tiny"
-        mirror.mkdir()
-        _git("clone", "-q", "--bare", str(work), str(mirror / "repo"), cwd=tmp_path)
+    if bare:  # as `git clone --bare URL` names it
+        _git("clone", "-q", "--bare", str(work), str(tmp_path / "UD_German-Tiny.git"),
+             cwd=tmp_path)
     folder = health.find_treebank(tmp_path, "UD_German-Tiny")
-    assert folder is not None and folder.name.endswith("UD_German-Tiny")
+    assert folder is not None and folder.name.removesuffix(".git") == "UD_German-Tiny"
     name, read = health.treebank_file(folder)
     assert name.endswith("de_tiny-ud-dev.conllu")   # no test file: the dev file
     assert list(health.counted_forms(read())) == COUNTED

@@ -1,6 +1,6 @@
 """ChERRANT's M2 dialect (``T{i}-A{j}`` lines): reading, writing, conversion to and from standard
 M2, on hand-written blocks and on the samples ChERRANT ships (HillZhang1999/MuCGEC at commit
-3922193, ``scorers/ChERRANT/samples``; read from a local copy named by ``$ERRTYPE_PEERS``)."""
+3922193, ``scorers/ChERRANT/samples``; read from a checkout named by ``$ERRTYPE_CHERRANT``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from errtype import M2Edit, M2FormatError, read_m2
 from errtype.cli.main import main as errtype_main
 from errtype.m2 import M2Block, M2Target, sniff_m2, to_cherrant
 
-from .conftest import cherrant_file
+from .conftest import peer_repo
 
 # the shape ChERRANT's parallel_to_m2.py writes: two references, the second with two equal-cost
 # edit sequences; a reference without change; an unannotatable one
@@ -154,7 +154,7 @@ CHERRANT_SAMPLES = ("demo.ref.m2.char", "demo.ref.m2.word", "demo.hyp.m2.char",
 
 @pytest.mark.parametrize("name", CHERRANT_SAMPLES)
 def test_cherrant_samples_round_trip(name: str) -> None:
-    text = cherrant_file(f"scorers/ChERRANT/samples/{name}").decode("utf-8")
+    text = (peer_repo("cherrant") / "scorers/ChERRANT/samples" / name).read_bytes().decode("utf-8")
     bs = blocks(text)
     assert len(bs) == text.count("\nS ") + text.startswith("S ")
     assert all(b.is_cherrant for b in bs)

@@ -172,6 +172,7 @@ def test_trueskill_orders_and_is_seeded() -> None:
     assert "runs:5|seed:0" in TrueSkill(runs=5).signature()
 
 
+@pytest.mark.slow
 def test_trueskill_from_gjg15_judgments_tracks_the_published_column() -> None:
     """GJG15's judgments: Pearson 0.980 / Spearman 0.945 with its published TrueSkill column at
     20 runs (regression pin of errtype's measurement; the published column came from other

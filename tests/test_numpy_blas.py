@@ -179,6 +179,7 @@ def test_the_limit_is_reentrant_and_restores_the_outer_setting() -> None:
         assert set(blas_threads()) == {2}
 
 
+@pytest.mark.slow
 def test_annotations_identical_on_real_corpora() -> None:
     """Every CoNLL-2014 source sentence and AMU output (2,624 sentences): the same tokens,
     tags, POS, lemmas, features, dependencies and heads with numpy's BLAS as with blis."""

@@ -68,3 +68,54 @@ def test_progress_bar_only_on_terminals() -> None:
     with Progress(4, "job", stream=shown, enabled=True, interval=0) as bar:
         bar.update(2)
     assert "job [" in shown.getvalue() and "2/4" in shown.getvalue()
+
+
+_STUB = """#!/bin/sh
+echo "$(basename "$0") $*" >> "$CI_LOG"
+if [ -n "$FAIL_ON" ]; then
+  case "$(basename "$0") $*" in *"$FAIL_ON"*) exit "$FAIL_CODE";; esac
+fi
+exit 0
+"""
+
+
+def _run_ci(tmp_path: Path, fail_on: str = "", code: int = 1) -> tuple[int, list[str]]:
+    """``.ci/run`` in a copy of its folder, every command it runs stubbed: (status, commands)."""
+    import os
+    import stat
+
+    (tmp_path / ".ci").mkdir(parents=True)
+    shutil.copy(ROOT / ".ci" / "run", tmp_path / ".ci" / "run")
+    stubs, venv = tmp_path / "stubs", tmp_path / ".venv" / "bin"
+    for folder, names in ((stubs, ("python3", "chromium", "apt-get")), (venv, ("pip", "python"))):
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            (folder / name).write_text(_STUB, encoding="utf-8")
+            (folder / name).chmod(stat.S_IRWXU)
+    log = tmp_path / "log"
+    log.touch()
+    env = {"PATH": f"{stubs}:/usr/bin:/bin", "CI_LOG": str(log), "FAIL_ON": fail_on,
+           "FAIL_CODE": str(code), "HOME": str(tmp_path), "LANG": os.environ.get("LANG", "C")}
+    done = subprocess.run(["bash", str(tmp_path / ".ci" / "run")], env=env, cwd=tmp_path,
+                          capture_output=True, text=True)
+    return done.returncode, log.read_text(encoding="utf-8").splitlines()
+
+
+CI_STEPS = ["python3 -m venv .venv", "pip install -q .[test,cs,fr,ud,ja,zh,dask,bench]",
+            "python -m pytest -m not slow --durations=10",
+            "python -m pytest -m slow --durations=10",
+            "pip install -q torch==2.13.0 transformers>=4.40",
+            "python -m pytest -q tests/test_scribendi.py tests/test_neural_metrics.py"]
+
+
+def test_ci_runs_fast_then_slow_then_lm_and_stops_at_the_first_failure(tmp_path: Path) -> None:
+    """.ci/run: the README command (venv, install, the fast tests), the slow tests, the LM step,
+    in that order; any step that fails (an install, pytest's failure or its "no tests collected",
+    5) ends the run with that status. Inside one ``a && b && c`` line ``set -e`` let a failed
+    install pass on to the next line."""
+    if shutil.which("bash") is None:
+        peer("bash")
+    assert _run_ci(tmp_path / "ok") == (0, CI_STEPS)
+    for step, code in ((1, 1), (2, 1), (3, 5), (3, 1), (5, 1)):
+        status, ran = _run_ci(tmp_path / f"{step}-{code}", CI_STEPS[step], code)
+        assert (status, ran) == (code, CI_STEPS[:step + 1]), (CI_STEPS[step], code)

@@ -198,6 +198,7 @@ def test_conll14_two_annotators(capsys) -> None:
     assert sum(1 for _ in read_m2(c / "official-2014.1.m2")) == 1312
 
 
+@pytest.mark.slow
 def test_jfleg_dev_human_average() -> None:
     from errtype.score.meta.ratio import errant_scorer, maxmatch_scorer
 

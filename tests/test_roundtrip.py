@@ -90,7 +90,8 @@ SHARED_SETS = {
 }
 
 
-@pytest.mark.parametrize("name", list(SHARED_SETS))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "jfleg_dev"
+                                  else n for n in SHARED_SETS])  # jfleg_dev: a whole corpus
 @pytest.mark.parametrize("tokenize", [False, True], ids=["pretok", "tok"])
 def test_roundtrip_shared_english(name: str, tokenize: bool) -> None:
     parts, files = SHARED_SETS[name]

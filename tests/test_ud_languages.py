@@ -18,7 +18,6 @@ from errtype.lang.ud import UDLanguage, load_resources
 from errtype.parse.udpipe import UDPipeParser
 
 from .conftest import SHARED, peer
-from .cs_tiny_udpipe import tiny_udpipe_model  # noqa: F401 - fixture
 from .test_cs_download import cache, server  # noqa: F401 - fixtures
 
 #: the MultiGEC-2025 languages plus es, fr, pl, pt, nl, ro (issue 9)
@@ -77,7 +76,7 @@ def test_missing_resources_are_noted(caplog: pytest.LogCaptureFixture) -> None:
     assert "no Hunspell dictionary for Greek" in caplog.text
 
 
-def test_unknown_code_with_a_model(tiny_udpipe_model: Path) -> None:  # noqa: F811
+def test_unknown_code_with_a_model(tiny_udpipe_model: Path) -> None:
     with pytest.raises(errtype.UnknownLanguageError, match="unknown language 'xq'"):
         errtype.load("xq")
     ann = errtype.load("xq", udpipe_model=str(tiny_udpipe_model))
@@ -87,7 +86,7 @@ def test_unknown_code_with_a_model(tiny_udpipe_model: Path) -> None:  # noqa: F8
     assert "no language pack" in ann.language.resources_missing[0]
 
 
-def test_cli_lang_with_model(tiny_udpipe_model: Path, tmp_path: Path) -> None:  # noqa: F811
+def test_cli_lang_with_model(tiny_udpipe_model: Path, tmp_path: Path) -> None:
     orig, cor, out = tmp_path / "o.txt", tmp_path / "c.txt", tmp_path / "out.m2"
     orig.write_text("Toto je krátká věta .\n", encoding="utf-8")
     cor.write_text("Toto je krátká věta !\n", encoding="utf-8")
@@ -140,7 +139,7 @@ def test_spacy_backend_fills_features() -> None:
     assert toks[1].feats and "Number=Plur" in toks[1].feats
 
 
-def test_udpipe_backend_fills_features(tiny_udpipe_model: Path) -> None:  # noqa: F811
+def test_udpipe_backend_fills_features(tiny_udpipe_model: Path) -> None:
     model = SHARED / "models" / "uk.udpipe"
     if not model.is_file():
         pytest.skip(f"stand-in model not available: {model}")

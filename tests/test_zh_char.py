@@ -1,7 +1,7 @@
 """Chinese at char level, as ChERRANT (HillZhang1999/MuCGEC, scorers/ChERRANT, commit 3922193):
 costs, segmentation, equal-cost alternatives, the parallel format, the CLI, and byte identity
 with ChERRANT's own output (hand-made sentences in tests/data/zh; its shipped NLPCC-2018 M2 and
-MuCGEC dev where its repository is available through ``$ERRTYPE_PEERS``)."""
+MuCGEC dev where a checkout of its repository is named by ``$ERRTYPE_CHERRANT``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from errtype.convert import para_to_m2, read_para
 from errtype.m2 import read_m2
 from errtype.parse.segment import CharSegmenter, unspaced
 
-from .conftest import bench_module, cherrant_file, peer, zh_extra
+from .conftest import bench_module, peer, peer_repo, zh_extra
 
 DATA = Path(__file__).resolve().parent / "data" / "zh"
 
@@ -155,12 +155,14 @@ def test_cli_refuses_zh_options_for_spaced_languages(capsys: pytest.CaptureFixtu
 # --------------------------------------------------------------- against ChERRANT's own files
 
 
+@pytest.mark.slow
 def test_nlpcc2018_shipped_m2_reproduced(zh, tmp_path: Path) -> None:
     """ChERRANT's shipped char-level M2 of the NLPCC-2018 test set (2,000 sentences), its
     references read back from its T lines (already converted to simplified characters by the
     OpenCC it used): reproduced block for block without a second conversion; with it, the one
     block where today's OpenCC converts 動 (the issue's measure: 1,999 / 2,000)."""
-    text = cherrant_file("scorers/ChERRANT/samples/nlpcc2018_official.ref.m2.char")
+    text = (peer_repo("cherrant") / "scorers/ChERRANT/samples/nlpcc2018_official.ref.m2.char"
+            ).read_bytes()
     gold = list(read_m2(text.decode("utf-8").splitlines(True)))
     para = tmp_path / "nlpcc.para"
     with para.open("w", encoding="utf-8") as fh:
@@ -185,10 +187,9 @@ def test_nlpcc2018_shipped_m2_reproduced(zh, tmp_path: Path) -> None:
 def test_mucgec_dev_byte_identical_to_cherrant(zh, tmp_path: Path) -> None:
     """MuCGEC dev (1,137 sentences): errtype's M2 is ChERRANT's, byte for byte (ChERRANT run
     here as in bench/bench_cherrant.py)."""
-    cherrant_file("scorers/ChERRANT/parallel_to_m2.py")  # skips without the repository
+    root = peer_repo("cherrant")
     peer("Levenshtein", "ChERRANT's merger imports python-Levenshtein (extra bench)")
     bench = bench_module("bench_cherrant")
-    root = bench.extract(bench.default_peers(), tmp_path)
     para = root / bench.DEV
     ours, theirs = tmp_path / "errtype.m2", tmp_path / "cherrant.m2"
     para_to_m2(zh, para, ours)

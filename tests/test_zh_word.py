@@ -1,17 +1,16 @@
 """Chinese at word granularity: jieba's words and tags, errtype's types (SPELL by sound) and
 ChERRANT's word-level scheme (``--scheme cherrant``), re-typing ChERRANT's own M2 files.
 
-The ChERRANT comparisons read ChERRANT's repository (HillZhang1999/MuCGEC @ 3922193) from
-``$ERRTYPE_PEERS`` and are skipped without it; ``bench/cherrant_word_types.py`` prints the whole
-comparison. Everything else runs on data written here.
+The ChERRANT comparisons read ChERRANT's repository (HillZhang1999/MuCGEC @ 3922193) from a
+checkout named by ``$ERRTYPE_CHERRANT`` and are skipped without it;
+``bench/cherrant_word_types.py`` prints the whole comparison. Everything else runs on data
+written here.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -32,7 +31,7 @@ from errtype.lang.zh.spelling import (
 from errtype.m2 import read_m2
 from errtype.tokens import Token
 
-from .conftest import peer, zh_extra
+from .conftest import peer, peer_repo, zh_extra
 from .loopback import serve
 
 #: a character table in FASPell's format: code point, character, readings in five languages,
@@ -174,18 +173,6 @@ def test_cherrant_gold_is_retyped_on_its_spans(zh_word: Annotator, tmp_path: Pat
     assert out.read_text(encoding="utf-8") == BLOCK.replace("S:ADV", "S:SPELL")
 
 
-def _cherrant_file(relative: str, tmp_path: Path) -> Path:
-    root = os.environ.get("ERRTYPE_PEERS")
-    if not root:
-        pytest.skip("ChERRANT's repository not available: set ERRTYPE_PEERS to the folder "
-                    "holding HillZhang1999+MuCGEC (e.g. /work/.mirror)")
-    out = tmp_path / Path(relative).name
-    out.write_bytes(subprocess.run(
-        ["git", f"--git-dir={Path(root) / 'HillZhang1999+MuCGEC' / 'repo'}", "show",
-         f"HEAD:{relative}"], check=True, capture_output=True).stdout)
-    return out
-
-
 @pytest.mark.slow
 def test_agreement_with_cherrant_on_nlpcc2018(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
@@ -193,8 +180,9 @@ def test_agreement_with_cherrant_on_nlpcc2018(tmp_path: Path,
     re-typed on its spans: the operation letter always agrees, the type on >= 92 % (the issue's
     target; 4,029 of 4,325 when measured, a regression pin)."""
     peer("jieba", "pip install 'errtype[zh]'")
-    meta = _cherrant_file("scorers/ChERRANT/data/char_meta.txt", tmp_path)
-    gold = _cherrant_file("scorers/ChERRANT/samples/nlpcc2018_official.ref.m2.word", tmp_path)
+    cherrant = peer_repo("cherrant") / "scorers" / "ChERRANT"
+    meta = cherrant / "data" / "char_meta.txt"
+    gold = cherrant / "samples" / "nlpcc2018_official.ref.m2.word"
     monkeypatch.setenv("ERRTYPE_ZH_CHAR_META", str(meta))
     out = tmp_path / "retyped.m2"
     m2_to_m2(Annotator("zh", granularity="word", scheme="cherrant"), gold, out, mode="gold",
@@ -207,7 +195,6 @@ def test_agreement_with_cherrant_on_nlpcc2018(tmp_path: Path,
     agree = sum(g == o for g, o in pairs)
     assert agree / len(pairs) >= 0.92
     assert agree >= 4029
-
 
 
 def test_pack_maps_every_jieba_tag_class() -> None:
