@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from errtype import EncodingError, InputError, LineCountError, M2FormatError  # noqa: E402
+from errtype.errors import LineEndError  # noqa: E402
 from errtype.m2 import read_m2  # noqa: E402
 from errtype.textio import count_lines, read_parallel  # noqa: E402
 
@@ -45,7 +46,7 @@ TOKENS = [b"|||", b"|", b"\r", b"\n", b"\n\n", b"\r\n", b"\xef\xbb\xbf", b"\xff"
           b"\xed\xa0\x80", b"S ", b"A ", b"-1", b"0", b"9", b" ", b"\t", b"\x00", b"\xe2\x80\xa8",
           b"noop", b"-NONE-"]
 
-ALLOWED = (M2FormatError, EncodingError, LineCountError)
+ALLOWED = (M2FormatError, EncodingError, LineCountError, LineEndError)
 
 
 def _mutated(seeds: list[bytes]) -> st.SearchStrategy[bytes]:

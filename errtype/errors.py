@@ -36,6 +36,10 @@ class EncodingError(InputError):
     """Input bytes are not valid in the declared encoding."""
 
 
+class LineEndError(InputError):
+    """A text file whose lines end in a carriage return alone (read as one line otherwise)."""
+
+
 class LineCountError(InputError):
     """Parallel input files do not have the same number of lines."""
 

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from .errors import EncodingError, InputError, LineCountError, OutputError
+from .errors import EncodingError, InputError, LineCountError, LineEndError, OutputError
 
 PathLike = str | os.PathLike[str]
 
@@ -131,10 +131,10 @@ _BARE_CR = re.compile(rb"\r[^\r\n]")
 
 
 def check_line_ends(first: bytes, name: str) -> None:
-    """Raise :class:`InputError` when ``first``, the first line of a file (split on ``\\n``),
+    """Raise :class:`LineEndError` when ``first``, the first line of a file (split on ``\\n``),
     holds several lines ended by a carriage return alone (classic Mac OS text)."""
     if _BARE_CR.search(first):
-        raise InputError("carriage return inside a line: the lines end in a carriage return "
+        raise LineEndError("carriage return inside a line: the lines end in a carriage return "
                          "alone (classic Mac OS text), and errtype splits lines on \\n only, so "
                          "the file would read as one line; convert it first, e.g. "
                          "tr '\\r' '\\n' < FILE > FILE.txt", path=name, line=1)
