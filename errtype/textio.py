@@ -3,7 +3,7 @@
 Lines are split on ``\\n`` only (never on the other characters ``str.splitlines`` treats as line
 breaks, such as U+2028 or form feed), a trailing ``\\r`` is dropped (CRLF files), a UTF-8 BOM at the
 start of a file is dropped, and a missing final newline is fine. A file whose lines end in a
-carriage return alone (classic Mac OS) would be one line: it is refused by name
+carriage return alone (classic Mac OS: no ``\\n`` at all) would be one line: it is refused by name
 (:func:`check_line_ends`), when counted as when read. Invalid bytes raise
 :class:`EncodingError` naming the file, line and byte offset, unless ``errors="replace"``; a file
 in UTF-16 or UTF-32 (a byte-order mark, or lines half NUL bytes) is refused in either mode, by name,
@@ -131,8 +131,9 @@ _BARE_CR = re.compile(rb"\r[^\r\n]")
 
 
 def check_line_ends(first: bytes, name: str) -> None:
-    """Raise :class:`LineEndError` when ``first``, the first line of a file (split on ``\\n``),
-    holds several lines ended by a carriage return alone (classic Mac OS text)."""
+    """Raise :class:`LineEndError` when ``first``, a file without any ``\\n``, holds several
+    lines ended by a carriage return alone (classic Mac OS text). In a file of ``\\n`` lines a
+    carriage return inside a line is whitespace, as any other."""
     if _BARE_CR.search(first):
         raise LineEndError("carriage return inside a line: the lines end in a carriage return "
                          "alone (classic Mac OS text), and errtype splits lines on \\n only, so "
@@ -185,7 +186,7 @@ def decode_lines(
         offset += len(raw)
         if number == 1 or 0 in raw:
             _refuse(raw, number == 1, encoding, name, number, start)
-        if number == 1 and line_ends:
+        if number == 1 and line_ends and not raw.endswith(b"\n"):
             check_line_ends(raw, name)
         if raw.endswith(b"\n"):
             raw = raw[:-1]
@@ -248,6 +249,7 @@ def count_lines(path: PathLike) -> int:
     n = 0
     last = b"\n"
     size = 0
+    bare_cr = False
     with _open_binary(path) as fh:
         while block := fh.read(1 << 20):
             if not size:
@@ -258,10 +260,12 @@ def count_lines(path: PathLike) -> int:
                     return 0  # only a BOM: an empty file
                 block += more
             if not n:  # still in the first line (its last byte before: a CR inside it)
-                check_line_ends(last + block.split(b"\n", 1)[0], str(path))
+                bare_cr = bare_cr or bool(_BARE_CR.search(last + block.split(b"\n", 1)[0]))
             size += len(block)
             n += block.count(b"\n")
             last = block[-1:]
+    if not n and bare_cr:
+        check_line_ends(b"\r.", str(path))
     return n + (last != b"\n")
 
 

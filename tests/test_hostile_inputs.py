@@ -90,8 +90,7 @@ def test_line_count_mismatch_lists_every_count(tmp_path: Path, contents: list[by
                                f"({detail})")
 
 
-@pytest.mark.parametrize("data", [b"a b\rc d\re f\r", b"a b\rc d", b"a\rb\r\n",
-                                  b"\xef\xbb\xbfa\rb\r"])
+@pytest.mark.parametrize("data", [b"a b\rc d\re f\r", b"a b\rc d", b"\xef\xbb\xbfa\rb\r"])
 def test_cr_only_text_is_refused_by_name_when_counted_and_read(
         tmp_path: Path, data: bytes, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture) -> None:
@@ -115,6 +114,9 @@ def test_cr_only_text_is_refused_by_name_when_counted_and_read(
         assert err.startswith(f"errtype-m2: error: {message}") and err.count("\n") == 1, err
     ok = write(tmp_path, "ok.txt", b"a b\r\nc d\r")
     assert count_lines(ok) == 2 and [ln.text for ln in read_lines(ok)] == ["a b", "c d"]
+    # in a file of \n lines a carriage return inside a line is whitespace (hostile text)
+    inner = write(tmp_path, "inner.txt", b"a\rb\r\nc d\n")
+    assert count_lines(inner) == 2 and [ln.text for ln in read_lines(inner)] == ["a\rb", "c d"]
 
 
 # --- the M2 reader -----------------------------------------------------------------------------
