@@ -273,6 +273,27 @@ def test_a_text_parsed_again_gives_a_new_doc_equal_to_a_fresh_parse(shim: Annota
         shim.parse_cache_size = kept
 
 
+def test_alignment_matrices_are_computed_when_read(shim: Annotator, real: Any) -> None:
+    """annotate never reads ERRANT's cost and operation matrices, so they are built only when
+    read (then ERRANT's exactly); a subclass's own ``align`` still sets them at once."""
+    orig = shim.parse("He go to school every days in the morning .")
+    cor = shim.parse("He goes to the school every day in morning .")
+    ours, theirs = Alignment(orig, cor), real.align(orig, cor)
+    assert ours._cost_matrix is None and ours._op_matrix is None
+    assert ours.align_seq == theirs.align_seq
+    assert ours.cost_matrix == theirs.cost_matrix and ours.op_matrix == theirs.op_matrix
+    assert str(ours) == str(theirs)
+
+    class Own(Alignment):
+        def align(self, lev: bool) -> tuple[list[list[float]], list[list[str]]]:
+            return [[0.0]], [["O"]]
+
+    own = Own(orig, cor)
+    assert own.cost_matrix == [[0.0]] and own.op_matrix == [["O"]]
+    own.cost_matrix = [[1.0]]
+    assert own.cost_matrix == [[1.0]]
+
+
 def test_subclasses_are_honoured(shim: Annotator, real_errant: ModuleType) -> None:
     """A toolkit's Alignment subclass with its own substitution cost, in both implementations."""
     import errant.alignment
