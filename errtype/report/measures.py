@@ -43,6 +43,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..m2 import M2Block
+from ..parse.blas import BlasThreads, default_threads
 from ..score.common import signature
 from ..score.edits.errant import coder_edits, errant_score
 from ..score.registry import ScoreInput, get_metric
@@ -574,17 +575,20 @@ def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Repo
     n = len(inp.gold)
     types = _type_index(inp.gold, inp.systems, o.types)
     counts, signatures = _count_systems(inp, types, o)
-    weights = st.bootstrap_weights(n, o.bootstrap, o.seed)
-    resampled = {name: _resample(c, weights, n) for name, c in counts.items()}
-    corpus, per_type, geclens = {}, {}, {}
-    for name, c in counts.items():
-        rs = resampled[name]
-        corpus[name] = _corpus_row(c, rs, weights, o)
-        per_type[name], det, success = _type_rows(c, rs, types, o)
-        geclens[name] = _sentence_measures(c, rs, det, success, len(types.rows), o.level)
-    comparisons, type_comparisons = compare_pairs(counts, resampled, types.rows, o)
-    baseline = (baseline_tests(counts, resampled, types.rows, o)
-                if o.baseline is not None and len(names) > 1 else {})
+    # the resampling's matrix products are small: one BLAS thread, as for every parse
+    # (errtype.parse.blas; more threads only spin on a busy machine, at the same result)
+    with BlasThreads(default_threads()):
+        weights = st.bootstrap_weights(n, o.bootstrap, o.seed)
+        resampled = {name: _resample(c, weights, n) for name, c in counts.items()}
+        corpus, per_type, geclens = {}, {}, {}
+        for name, c in counts.items():
+            rs = resampled[name]
+            corpus[name] = _corpus_row(c, rs, weights, o)
+            per_type[name], det, success = _type_rows(c, rs, types, o)
+            geclens[name] = _sentence_measures(c, rs, det, success, len(types.rows), o.level)
+        comparisons, type_comparisons = compare_pairs(counts, resampled, types.rows, o)
+        baseline = (baseline_tests(counts, resampled, types.rows, o)
+                    if o.baseline is not None and len(names) > 1 else {})
     signatures["report"] = signature("report", {**o.settings(), "lang": inp.lang,
                                                 "systems": len(inp.systems)})
     return Report(
