@@ -230,6 +230,69 @@ def test_objects_are_errant_shaped(shim: Annotator) -> None:
         shim.import_edit(orig, cor, [1, 2, 1])
 
 
+def test_a_text_parsed_again_gives_a_new_doc_equal_to_a_fresh_parse(shim: Annotator) -> None:
+    """The drop-in remembers recent parses: a repeated text gives a new Doc, equal to what
+    parsing it afresh gives, that no earlier caller's changes reach; a changed pipeline or
+    ``tokenise`` parses anew; ``parse_cache_size = 0`` keeps nothing."""
+    fresh = shim_errant.load("en", shim.nlp)
+    fresh.parse_cache_size = 0
+    text = "He go to school every days in the morning ."
+    first = shim.parse(text)
+    first.user_data["mine"] = 1
+    first[1].tag_ = "NN"
+    again = shim.parse(text)
+    assert again is not first and "mine" not in again.user_data and again[1].tag_ == "VBP"
+    assert again.to_bytes() == fresh.parse(text).to_bytes()
+    assert again.to_bytes() == shim.parse(text).to_bytes()
+    assert [e.to_m2() for e in shim.annotate(again, shim.parse(text))] == []
+    assert len(shim.parse("I don't know.", tokenise=True)) == 5
+    assert len(shim.parse("I don't know.")) == 3
+    assert not fresh._parsed
+    from spacy.language import Language
+
+    def mark(doc: Any) -> Any:
+        doc.user_data["marked"] = True
+        return doc
+
+    if "errtype_test_mark" not in Language.factories:
+        Language.component("errtype_test_mark", func=mark)
+    shim.nlp.add_pipe("errtype_test_mark")  # a changed pipeline is not served the old Docs
+    try:
+        assert shim.parse(text).user_data.get("marked")
+    finally:
+        shim.nlp.remove_pipe("errtype_test_mark")
+    assert "marked" not in shim.parse(text).user_data
+    kept = shim.parse_cache_size
+    try:
+        shim.parse_cache_size = 2
+        for t in ("a b", "c d", "e f"):
+            shim.parse(t)
+        assert [k[0] for k in shim._parsed] == ["c d", "e f"]
+    finally:
+        shim.parse_cache_size = kept
+
+
+def test_alignment_matrices_are_computed_when_read(shim: Annotator, real: Any) -> None:
+    """annotate never reads ERRANT's cost and operation matrices, so they are built only when
+    read (then ERRANT's exactly); a subclass's own ``align`` still sets them at once."""
+    orig = shim.parse("He go to school every days in the morning .")
+    cor = shim.parse("He goes to the school every day in morning .")
+    ours, theirs = Alignment(orig, cor), real.align(orig, cor)
+    assert ours._cost_matrix is None and ours._op_matrix is None
+    assert ours.align_seq == theirs.align_seq
+    assert ours.cost_matrix == theirs.cost_matrix and ours.op_matrix == theirs.op_matrix
+    assert str(ours) == str(theirs)
+
+    class Own(Alignment):
+        def align(self, lev: bool) -> tuple[list[list[float]], list[list[str]]]:
+            return [[0.0]], [["O"]]
+
+    own = Own(orig, cor)
+    assert own.cost_matrix == [[0.0]] and own.op_matrix == [["O"]]
+    own.cost_matrix = [[1.0]]
+    assert own.cost_matrix == [[1.0]]
+
+
 def test_subclasses_are_honoured(shim: Annotator, real_errant: ModuleType) -> None:
     """A toolkit's Alignment subclass with its own substitution cost, in both implementations."""
     import errant.alignment

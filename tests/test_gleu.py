@@ -165,3 +165,18 @@ def test_m2_reference_recognised_by_content(tmp_path: Path) -> None:
     src, refs, hyp = read_gleu_inputs(tmp_path / "src.txt", [tmp_path / "gold.ref"],
                                       tmp_path / "src.txt")
     assert refs == [["He goes home .", "S tebou ."]]
+
+
+def test_statistics_shared_across_systems(jfleg: tuple[list[str], list[list[str]]]) -> None:
+    """One memo for several systems scored against the same references: each source and
+    reference is counted once, and the statistics and scores are those computed afresh."""
+    src, refs = jfleg
+    scorer, memo = GLEU(), {}
+    for hyp in (src, refs[0], [s.lower() for s in src]):
+        table = scorer.statistics(src, refs, hyp, memo)
+        assert table == [[sentence_stats(tokenize(s), tokenize(r[i]), tokenize(h))
+                          for r in refs] for i, (s, h) in enumerate(zip(src, hyp, strict=True))]
+        got, want = scorer.score(src, refs, hyp, table), scorer.score(src, refs, hyp)
+        assert (got.corpus, got.sentences, got.signature) == (
+            want.corpus, want.sentences, want.signature)
+    assert len(memo) == len(set(src) | {r for ref in refs for r in ref})

@@ -199,3 +199,25 @@ def test_budget_is_reported_not_silent(tmp_path: Path) -> None:
     assert "max_arcs:3" in res.signature
     assert res.notes[0].startswith("warning: budget: 1 sentences exceeded max_arcs=3")
     assert "lines 1)" in res.notes[0]
+
+
+def test_one_metric_object_scores_systems_alike_as_fresh_ones() -> None:
+    """A report scores every system with one metric object, which computes a hypothesis two
+    systems wrote alike once: the results (and budget hits) are those of fresh objects."""
+    from errtype.m2 import read_m2
+    from errtype.score.registry import ScoreInput, get_metric
+
+    gold = list(read_m2(shared_path("conll14", "official-2014.combined.m2")))[:200]
+    systems = {n: [ln.strip() for ln in shared_path("conll14", "systems", n).read_text(
+        encoding="utf-8").splitlines()][:200] for n in ("AMU", "CUUI", "INPUT")}
+    systems["AMU2"] = systems["AMU"]
+    for arcs in (None, 40):
+        shared = get_metric("maxmatch", max_arcs=arcs)
+        for name, hyps in systems.items():
+            got = shared.score(ScoreInput(gold, hyps, name=name))
+            want = get_metric("maxmatch", max_arcs=arcs).score(ScoreInput(gold, hyps, name=name))
+            assert (got.corpus, got.counts | {"seconds": 0}, got.sentences, got.notes) == (
+                want.corpus, want.counts | {"seconds": 0}, want.sentences, want.notes), name
+        assert shared._memo is not None and len(shared._memo[3]) < 3 * 200
+    assert get_metric("maxmatch", max_arcs=40).score(ScoreInput(gold, systems["AMU"])).counts[
+        "budget_hits"] > 0

@@ -110,8 +110,9 @@ def test_every_parse_runs_with_one_blas_thread() -> None:
         parser.parse(SENTENCES[0])
         parser.parse_doc(SENTENCES[0])
         engine.annotate("He go home .", "He goes home .")
-        for _ in range(3):  # a client loop over the drop-in
-            shim.annotate(shim.parse("This are a example ."), shim.parse("This is an example ."))
+        for i in range(3):  # a client loop over the drop-in (distinct texts: each is parsed)
+            shim.annotate(shim.parse(f"This are a example {i} ."),
+                          shim.parse(f"This is an example {i} ."))
     assert len(seen) == len(SENTENCES) + 1 + 1 + 2 + 6
     assert all(set(threads) == {1} for threads in seen)
 

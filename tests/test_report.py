@@ -132,6 +132,21 @@ def test_statistics() -> None:
     assert st.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
 
 
+def test_randomisation_draws_its_swaps_once_per_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pair of systems of a corpus is tested with the same swaps: drawn once and kept
+    (read-only) when small, drawn anew chunk by chunk when large; the p-values are the same."""
+    rng = np.random.default_rng(4)
+    a, b = (rng.integers(0, 3, (700, 3)).astype(float) for _ in range(2))
+    fstat = st.f_stat()
+    kept = st.approximate_randomization(a, b, fstat, 600, 5)
+    assert st.swap_masks(700, 600, 5) is st.swap_masks(700, 600, 5)
+    assert not st.swap_masks(700, 600, 5)[0].flags.writeable
+    monkeypatch.setattr(st, "KEPT_SWAP_BYTES", 0)
+    assert not isinstance(st.swap_masks(700, 600, 5), tuple)
+    assert st.approximate_randomization(a, b, fstat, 600, 5) == kept
+    assert st.approximate_randomization(b, a, fstat, 600, 5) == kept
+
+
 def test_tables_in_every_format(files: dict[str, Path]) -> None:
     _, r = _report(files)
     md = render_tables(r, "md")

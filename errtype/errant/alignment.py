@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..align import Alignment as _Alignment
 from ..align import AlignOp, align
 from ..lang import Language
 from ..merge import merge
@@ -48,19 +49,54 @@ class Alignment:
         self.lev = lev
         self.language = language_of(orig, language)
         self._seq: list[AlignOp] = []
-        self.cost_matrix, self.op_matrix = self.align(lev)
+        self._result: _Alignment | None = None
+        self._cost_matrix: list[list[float]] | None = None
+        self._op_matrix: list[list[str]] | None = None
+        if type(self).align is Alignment.align:
+            # the matrices are computed when read (annotate never reads them)
+            self._result = self._aligned(lev)
+        else:  # a subclass's own align
+            self.cost_matrix, self.op_matrix = self.align(lev)
         self.align_seq = self.get_cheapest_align_seq()
 
-    def align(self, lev: bool) -> tuple[list[list[float]], list[list[str]]]:
-        """The cost and operation matrices (and the cheapest sequence, kept for
+    @property
+    def cost_matrix(self) -> list[list[float]]:
+        """ERRANT's (n+1) x (m+1) cost matrix."""
+        if self._cost_matrix is None and self._result is not None:
+            self._cost_matrix = self._result.cost_matrix
+        return self._cost_matrix  # type: ignore[return-value]
+
+    @cost_matrix.setter
+    def cost_matrix(self, value: list[list[float]]) -> None:
+        self._cost_matrix = value
+
+    @property
+    def op_matrix(self) -> list[list[str]]:
+        """ERRANT's (n+1) x (m+1) operation matrix."""
+        if self._op_matrix is None and self._result is not None:
+            self._op_matrix = self._result.op_matrix
+        return self._op_matrix  # type: ignore[return-value]
+
+    @op_matrix.setter
+    def op_matrix(self, value: list[list[str]]) -> None:
+        self._op_matrix = value
+
+    def _aligned(self, lev: bool) -> _Alignment:
+        """errtype's alignment of the two Docs (the cheapest sequence kept for
         :meth:`get_cheapest_align_seq`)."""
         lang: Any = self.language
         if type(self).get_sub_cost is not Alignment.get_sub_cost and not lev:
             lang = _CustomCost(self.language, self)
-        # ERRANT's full DP at every length: its matrices are built anyway
+        # ERRANT's DP at every length (no anchored blocks), so its matrices exist
         result = align(sentence_of(self.orig), sentence_of(self.cor), lang, lev,
                        max_full_cells=None)
         self._seq = result.align_seq
+        return result
+
+    def align(self, lev: bool) -> tuple[list[list[float]], list[list[str]]]:
+        """The cost and operation matrices (and the cheapest sequence, kept for
+        :meth:`get_cheapest_align_seq`)."""
+        result = self._aligned(lev)
         return result.cost_matrix, result.op_matrix
 
     def get_sub_cost(self, o: Any, c: Any) -> float:

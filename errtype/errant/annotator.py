@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,7 +14,11 @@ from ._bridge import sentence_of, sentence_to_doc
 from .alignment import Alignment
 from .edit import Edit
 
-__all__ = ["Annotator", "LanguageClassifier", "LanguageMerger"]
+__all__ = ["PARSE_CACHE_SIZE", "Annotator", "LanguageClassifier", "LanguageMerger"]
+
+#: how many distinct texts :meth:`Annotator.parse` remembers the Doc of (least recently parsed
+#: forgotten first)
+PARSE_CACHE_SIZE = 1024
 
 
 class LanguageMerger:
@@ -54,7 +59,11 @@ class Annotator:
     ``merger``/``classifier``: objects with ERRANT's ``get_rule_edits(alignment)`` /
     ``classify(edit)`` (default: errtype's for ``lang``). ``engine`` (errtype extension): the
     errtype :class:`errtype.Annotator` that parses (default: ``errtype.load(lang, nlp=nlp)``).
+    ``parse_cache_size`` (errtype extension, attribute): how many distinct texts :meth:`parse`
+    remembers (default :data:`PARSE_CACHE_SIZE`; 0: none).
     """
+
+    parse_cache_size: int = PARSE_CACHE_SIZE
 
     def __init__(self, lang: str, nlp: Any = None, merger: Any = None, classifier: Any = None,
                  *, engine: _Engine | None = None) -> None:
@@ -66,13 +75,36 @@ class Annotator:
         language = engine.language
         self.merger = merger if merger is not None else LanguageMerger(language)
         self.classifier = classifier if classifier is not None else LanguageClassifier(language)
+        self._parsed: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
     @property
     def language(self) -> Language:
         return self.engine.language
 
     def parse(self, text: str, tokenise: bool = False) -> Any:
-        """Parse (and, with ``tokenise``, tokenise) a text; returns a spaCy Doc."""
+        """Parse (and, with ``tokenise``, tokenise) a text; returns a new spaCy Doc.
+
+        A text parsed again by the same pipeline (a source sentence met again, a correction
+        equal to its source) gives a copy of the Doc it gave before, which is what parsing it
+        again gives: a sentence's parse depends on its text and the pipeline alone. The last
+        :attr:`parse_cache_size` distinct texts are remembered; a changed pipeline (a component
+        added, removed or replaced) parses anew."""
+        if self.parse_cache_size <= 0:
+            return self._parse(text, tokenise)
+        nlp = getattr(self.engine.parser, "nlp", None)
+        pipes = tuple(id(proc) for _, proc in nlp.pipeline) if nlp is not None else ()
+        key = (text, bool(tokenise), pipes)
+        cache = self._parsed
+        doc = cache.get(key)
+        if doc is None:
+            doc = cache[key] = self._parse(text, tokenise)
+            while len(cache) > self.parse_cache_size:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return doc.copy()  # the kept Doc is never handed out, so no caller can change it
+
+    def _parse(self, text: str, tokenise: bool) -> Any:
         parser = self.engine.parser
         parse_doc = getattr(parser, "parse_doc", None)
         if parse_doc is not None:

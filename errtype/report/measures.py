@@ -43,6 +43,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..m2 import M2Block
+from ..parse.blas import BlasThreads, default_threads
 from ..score.common import signature
 from ..score.edits.errant import coder_edits, errant_score
 from ..score.registry import ScoreInput, get_metric
@@ -266,19 +267,6 @@ def _system_counts(gold: list[M2Block], blocks: list[M2Block], hyps: Sequence[st
 # --------------------------------------------------------------------------- GLEU statistics
 
 
-def _gleu_stats(sources: Sequence[str], refs: Sequence[Sequence[str]], hyps: Sequence[str],
-                order: int) -> np.ndarray:
-    """``[n, k, 2 + 2 * order]`` per-sentence, per-reference GLEU statistics."""
-    from ..score.ngram.gleu import sentence_stats, tokenize
-
-    out = np.zeros((len(sources), len(refs), 2 + 2 * order))
-    for i, (s, h) in enumerate(zip(sources, hyps, strict=True)):
-        st_, ht = tokenize(s), tokenize(h)
-        for k, ref in enumerate(refs):
-            out[i, k] = sentence_stats(st_, tokenize(ref[i]), ht, order)
-    return out
-
-
 def gleu_array(sums: np.ndarray, order: int = 4) -> np.ndarray:
     """Corpus GLEU of summed statistics ``[..., 2 + 2 * order]`` (0 when any sum is 0)."""
     c, r = sums[..., 0], sums[..., 1]
@@ -376,11 +364,14 @@ def _count_systems(inp: ReportInput, types: _TypeIndex, o: ReportOptions
     gold, n = inp.gold, len(inp.gold)
     counts: dict[str, _SystemCounts] = {}
     signatures: dict[str, str] = {}
-    refs = None
+    # one metric object for every system: the sentences two systems wrote alike are scored once
+    maxmatch = get_metric("maxmatch", beta=o.beta)
+    refs, gleu, memo = None, None, {}  # memo: each source and reference counted once
     if o.gleu:
         from ..score.extract import gold_references
 
         refs = gold_references(gold)
+        gleu = get_metric("gleu").scorer()
     for s in inp.systems:
         macro = ({t: j for j, t in enumerate(types.unselected)} if types.unselected is not None
                  else None)
@@ -389,13 +380,15 @@ def _count_systems(inp: ReportInput, types: _TypeIndex, o: ReportOptions
         signatures["errant"] = c.errant.signature
         data = ScoreInput(gold, s.hypotheses, s.blocks, name=s.name)
         if o.maxmatch:
-            c.maxmatch = get_metric("maxmatch", beta=o.beta).score(data)
+            c.maxmatch = maxmatch.score(data)
             c.mm_counts = np.array([(x["tp"], x["fp"], x["fn"]) for x in c.maxmatch.sentences],
                                    dtype=float).reshape(n, 3)
             signatures["maxmatch"] = c.maxmatch.signature
-        if refs is not None:
-            c.gleu = (get_metric("gleu").score(data),
-                      _gleu_stats(inp.sources, refs, s.hypotheses, 4))
+        if gleu is not None:
+            # the per-sentence statistics the score sums are those the intervals resample
+            table = gleu.statistics(inp.sources, refs, s.hypotheses, memo)
+            c.gleu = (gleu.score(inp.sources, refs, s.hypotheses, table),
+                      np.array(table, dtype=float).reshape(n, len(refs), 2 + 2 * gleu.order))
             signatures["gleu"] = c.gleu[0].signature
         counts[s.name] = c
     return counts, signatures
@@ -574,17 +567,20 @@ def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Repo
     n = len(inp.gold)
     types = _type_index(inp.gold, inp.systems, o.types)
     counts, signatures = _count_systems(inp, types, o)
-    weights = st.bootstrap_weights(n, o.bootstrap, o.seed)
-    resampled = {name: _resample(c, weights, n) for name, c in counts.items()}
-    corpus, per_type, geclens = {}, {}, {}
-    for name, c in counts.items():
-        rs = resampled[name]
-        corpus[name] = _corpus_row(c, rs, weights, o)
-        per_type[name], det, success = _type_rows(c, rs, types, o)
-        geclens[name] = _sentence_measures(c, rs, det, success, len(types.rows), o.level)
-    comparisons, type_comparisons = compare_pairs(counts, resampled, types.rows, o)
-    baseline = (baseline_tests(counts, resampled, types.rows, o)
-                if o.baseline is not None and len(names) > 1 else {})
+    # the resampling's matrix products are small: one BLAS thread, as for every parse
+    # (errtype.parse.blas; more threads only spin on a busy machine, at the same result)
+    with BlasThreads(default_threads()):
+        weights = st.bootstrap_weights(n, o.bootstrap, o.seed)
+        resampled = {name: _resample(c, weights, n) for name, c in counts.items()}
+        corpus, per_type, geclens = {}, {}, {}
+        for name, c in counts.items():
+            rs = resampled[name]
+            corpus[name] = _corpus_row(c, rs, weights, o)
+            per_type[name], det, success = _type_rows(c, rs, types, o)
+            geclens[name] = _sentence_measures(c, rs, det, success, len(types.rows), o.level)
+        comparisons, type_comparisons = compare_pairs(counts, resampled, types.rows, o)
+        baseline = (baseline_tests(counts, resampled, types.rows, o)
+                    if o.baseline is not None and len(names) > 1 else {})
     signatures["report"] = signature("report", {**o.settings(), "lang": inp.lang,
                                                 "systems": len(inp.systems)})
     return Report(

@@ -8,7 +8,8 @@ for both systems. Seeds make every number reproducible.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -90,6 +91,34 @@ def paired_bootstrap_p(full_a: np.ndarray, full_b: np.ndarray, boot_a: np.ndarra
     return (1 + hits) / (ds.shape[0] + 1)
 
 
+#: the most bytes of swaps :func:`swap_masks` keeps for the next test (a corpus's pairs of
+#: systems all use the same swaps); larger draws are made anew for each test, a chunk at a time
+KEPT_SWAP_BYTES = 32 * 2**20
+
+
+def _swap_chunks(n: int, trials: int, seed: int) -> Iterator[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    for i in range(0, trials, CHUNK):
+        yield rng.integers(0, 2, (min(CHUNK, trials - i), n)).astype(np.float64)
+
+
+@lru_cache(maxsize=2)
+def _kept_swaps(n: int, trials: int, seed: int) -> tuple[np.ndarray, ...]:
+    chunks = tuple(_swap_chunks(n, trials, seed))
+    for m in chunks:
+        m.flags.writeable = False
+    return chunks
+
+
+def swap_masks(n: int, trials: int, seed: int) -> Iterable[np.ndarray]:
+    """The swaps of :func:`approximate_randomization`: ``[trials, n]`` zeros and ones (numpy's
+    PCG64 seeded with ``seed``) in chunks of :data:`CHUNK` trials; drawn once for every pair
+    of systems when they fit in :data:`KEPT_SWAP_BYTES`."""
+    if 8 * n * trials <= KEPT_SWAP_BYTES:
+        return _kept_swaps(n, trials, seed)
+    return _swap_chunks(n, trials, seed)
+
+
 def approximate_randomization(a: np.ndarray, b: np.ndarray, stat: Stat, trials: int,
                               seed: int) -> np.ndarray:
     """Two-sided paired approximate-randomisation p-value(s) of ``stat(A) - stat(B) = 0``.
@@ -102,10 +131,8 @@ def approximate_randomization(a: np.ndarray, b: np.ndarray, stat: Stat, trials: 
     sa, sb = a.sum(axis=0).astype(np.float64), b.sum(axis=0).astype(np.float64)
     d = stat(sa) - stat(sb)
     diff = _columns(b - a)
-    rng = np.random.default_rng(seed)
     hits = np.zeros(d.shape)
-    for i in range(0, trials, CHUNK):
-        m = rng.integers(0, 2, (min(CHUNK, trials - i), n)).astype(np.float64)
+    for m in swap_masks(n, trials, seed):
         moved = (m @ diff).reshape((m.shape[0], *sa.shape))
         dr = stat(sa + moved) - stat(sb - moved)
         hits += (np.abs(dr) >= np.abs(d) - 1e-12).sum(axis=0)

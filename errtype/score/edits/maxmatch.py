@@ -611,15 +611,32 @@ class MaxMatch:
             self.budget_hits.append(idx)
             return {a: ([], []) for a in sent.annotators}
 
-    def edits(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence]
+    def edits(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence],
+              memo: dict[tuple[int, str], tuple[AnnotatorEdits, bool]] | None = None
               ) -> list[AnnotatorEdits]:
         """Per sentence and annotator: the system edits chosen against that annotator and the
-        gold edits they match (what the corpus and the sentence-level scores are made of)."""
+        gold edits they match (what the corpus and the sentence-level scores are made of).
+
+        ``memo``: a dict kept across systems scored with these settings against the same
+        ``gold``: a hypothesis another system wrote for the same sentence is not computed again.
+        """
         if len(hypotheses) != len(gold):
             raise LineCountError(f"{len(hypotheses)} hypotheses for {len(gold)} gold sentences")
         self.budget_hits = []
-        return [self._sentence(idx, hyp, sent)
-                for idx, (hyp, sent) in enumerate(zip(hypotheses, gold, strict=True))]
+        if memo is None:
+            return [self._sentence(idx, hyp, sent)
+                    for idx, (hyp, sent) in enumerate(zip(hypotheses, gold, strict=True))]
+        out = []
+        for idx, (hyp, sent) in enumerate(zip(hypotheses, gold, strict=True)):
+            got = memo.get((idx, hyp))
+            if got is None:
+                hits = len(self.budget_hits)
+                got = memo[(idx, hyp)] = (self._sentence(idx, hyp, sent),
+                                          len(self.budget_hits) > hits)
+            elif got[1]:
+                self.budget_hits.append(idx)
+            out.append(got[0])
+        return out
 
     def iter_sentences(self, hypotheses: Sequence[str], gold: Sequence[GoldSentence],
                        edits: Sequence[AnnotatorEdits] | None = None
@@ -748,25 +765,35 @@ class MaxMatchMetric:
     def settings(self) -> dict[str, Any]:
         return self.scorer().settings()
 
+    #: (the gold blocks, the edit-path settings, the gold sentences, the sentences' edits per
+    #: hypothesis) kept across the systems one metric object scores against the same gold
+    #: blocks (a report's systems)
+    _memo: tuple[Any, tuple[Any, ...], list[GoldSentence], dict[Any, Any]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+
     def score(self, data: ScoreInput) -> ScoreResult:
         scorer = self.scorer()
-        gold = gold_from_blocks(data.gold)
-        res = scorer.score(list(data.hypotheses), gold, shared_edits(scorer, data, gold))
+        path = (self.max_unchanged_words, self.ignore_whitespace_casing, self.max_arcs)
+        if self._memo is None or self._memo[0] is not data.gold or self._memo[1] != path:
+            self._memo = (data.gold, path, gold_from_blocks(data.gold), {})
+        gold, memo = self._memo[2], self._memo[3]
+        res = scorer.score(list(data.hypotheses), gold, shared_edits(scorer, data, gold, memo))
         for s in res.sentences:
             s["tp"], s["fp"], s["fn"] = (s["correct"], s["proposed"] - s["correct"],
                                          s["gold"] - s["correct"])
         return res
 
 
-def shared_edits(scorer: MaxMatch, data: ScoreInput, gold: Sequence[GoldSentence]
-                 ) -> list[AnnotatorEdits]:
+def shared_edits(scorer: MaxMatch, data: ScoreInput, gold: Sequence[GoldSentence],
+                 memo: dict[Any, Any] | None = None) -> list[AnnotatorEdits]:
     """:meth:`MaxMatch.edits` of the system, computed once per edit-path setting and shared by
-    MaxMatch and SentM2 through ``data.shared`` (the scorer's budget hits are restored)."""
+    MaxMatch and SentM2 through ``data.shared`` (the scorer's budget hits are restored);
+    ``memo``: see :meth:`MaxMatch.edits`."""
     key = ("maxmatch-edits", scorer.max_unchanged_words, scorer.ignore_whitespace_casing,
            scorer.max_arcs)
     hit = data.shared.get(key)
     if hit is None:
-        hit = data.shared[key] = (scorer.edits(list(data.hypotheses), gold),
+        hit = data.shared[key] = (scorer.edits(list(data.hypotheses), gold, memo),
                                   list(scorer.budget_hits))
     scorer.budget_hits = list(hit[1])
     return hit[0]

@@ -137,32 +137,59 @@ class GLEU:
     def _tok(self, x: str | Sequence[str]) -> Sequence[str]:
         return tokenize(x, self.tokenize) if isinstance(x, str) else x
 
-    def _grams(self, x: str | Sequence[str], seen: dict[Any, Any]
+    def _grams(self, x: str | Sequence[str], seen: dict[Any, Any], keep: bool = True
                ) -> tuple[Sequence[str], list[Counter]]:
-        """Tokens and n-gram counts of a text, reused when the same text recurs in a sentence
-        (an unchanged source, equal references)."""
+        """Tokens and n-gram counts of a text, reused when the same text recurs (an unchanged
+        source, equal references; ``keep=False``: looked up but not remembered)."""
         key = x if isinstance(x, str) else tuple(x)
         got = seen.get(key)
         if got is None:
             toks = self._tok(x)
-            got = seen[key] = (toks, _ngrams(toks, self.order))
+            got = (toks, _ngrams(toks, self.order))
+            if keep:
+                seen[key] = got
         return got
 
-    def score(self, sources: Sequence[str | Sequence[str]],
-              references: Sequence[Sequence[str | Sequence[str]]],
-              hypotheses: Sequence[str | Sequence[str]]) -> ScoreResult:
-        """Score hypotheses; ``references[r][i]`` is reference r of sentence i."""
-        t0 = time.perf_counter()
-        n_sent = len(sources)
-        k = len(references)
+    def statistics(self, sources: Sequence[str | Sequence[str]],
+                   references: Sequence[Sequence[str | Sequence[str]]],
+                   hypotheses: Sequence[str | Sequence[str]],
+                   memo: dict[Any, Any] | None = None) -> list[list[list[int]]]:
+        """Per sentence and reference, :func:`sentence_stats` (what :meth:`score` sums).
+
+        ``memo``: a dict kept across calls with the same sources and references (several
+        systems scored against them): each source and reference text is tokenised and counted
+        once, and a hypothesis equal to one of them (an unchanged sentence) is not counted again.
+        """
+        n_sent, k = len(sources), len(references)
         if k == 0:
             raise InputError("GLEU needs at least one reference")
-        if self.iterations < 1:
-            raise InputError("GLEU needs at least one iteration")
         for what, seq in [("hypotheses", hypotheses), *(
                 (f"reference {r}", refs) for r, refs in enumerate(references))]:
             if len(seq) != n_sent:
                 raise LineCountError(f"{len(seq)} {what} for {n_sent} source sentences")
+        table = []
+        for i in range(n_sent):
+            seen: dict[Any, tuple[Sequence[str], list[Counter]]] = {} if memo is None else memo
+            _, s_ng = self._grams(sources[i], seen)
+            refs = [self._grams(references[r][i], seen) for r in range(k)]
+            hyp, h_ng = self._grams(hypotheses[i], seen, keep=memo is None)
+            table.append([_stats(s_ng, r_ng, h_ng, len(hyp), len(ref)) for ref, r_ng in refs])
+        return table
+
+    def score(self, sources: Sequence[str | Sequence[str]],
+              references: Sequence[Sequence[str | Sequence[str]]],
+              hypotheses: Sequence[str | Sequence[str]],
+              statistics: Sequence[Sequence[Sequence[int]]] | None = None) -> ScoreResult:
+        """Score hypotheses; ``references[r][i]`` is reference r of sentence i.
+        ``statistics``: what :meth:`statistics` gives for the same inputs, if computed."""
+        t0 = time.perf_counter()
+        if not references:
+            raise InputError("GLEU needs at least one reference")
+        if self.iterations < 1:
+            raise InputError("GLEU needs at least one iteration")
+        table = (self.statistics(sources, references, hypotheses) if statistics is None
+                 else statistics)
+        n_sent, k = len(sources), len(references)
         order = self.order
         # Statistics per (sentence, reference). The ones that depend on the reference (its
         # length and the numerators) are packed into one integer, FIELD bits each, stored flat
@@ -172,19 +199,13 @@ class GLEU:
         flat = [0] * (n_sent * k)
         fixed = [0] * width
         sent_rows: list[dict[str, Any]] = []
-        for i in range(n_sent):
-            seen: dict[Any, tuple[Sequence[str], list[Counter]]] = {}
-            _, s_ng = self._grams(sources[i], seen)
-            hyp, h_ng = self._grams(hypotheses[i], seen)
-            per_ref = []
-            for r in range(k):
-                ref, r_ng = self._grams(references[r][i], seen)
-                st = _stats(s_ng, r_ng, h_ng, len(hyp), len(ref))
-                per_ref.append(st)
+        for i, per_ref in enumerate(table):
+            for r, st in enumerate(per_ref):
                 flat[i * k + r] = sum(st[col] << (FIELD * c) for c, col in enumerate(var_cols))
-            fixed[0] += len(hyp)
+            first = per_ref[0]  # the hypothesis's length and n-gram counts: every reference's
+            fixed[0] += first[0]
             for n in range(1, order + 1):
-                fixed[2 * n + 1] += max(len(hyp) + 1 - n, 0)
+                fixed[2 * n + 1] += first[2 * n + 1]
             if self.sentence_level:
                 scores = [_score(st, order, smooth=True) for st in per_ref]
                 mean, std = _mean_std(scores)
