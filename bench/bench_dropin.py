@@ -14,7 +14,7 @@ official outputs of the systems errtype was never tuned or benched on (IITB, IPN
 POST, RAC, SJTU, UFC, UMC), from a folder holding them (``--systems``; the files of
 ``data/original/official_submissions`` of ``git clone https://github.com/grammatical/evaluation``);
 ``--bench-pairs`` takes bench_m2's pairs (JFLEG dev, CoNLL-2014 AMU/CAMB/CUUI) instead.
-``--tree DIR`` runs the errtype of another checkout (e.g. ``git worktree add /tmp/base
+``--tree DIR`` runs the errtype of another checkout (e.g. ``git worktree add ../base
 COMMIT``); ``--no-parse-cache`` turns the drop-in's memory of parsed texts off
 (``parse_cache_size = 0``), every text parsed as often as it is given.
 

@@ -7,7 +7,7 @@ the shared data holds 4 of the 13), first with an empty cache (the gold is re-ty
 annotated) and then with the re-typed gold cached, and prints the medians (CPU seconds from
 ``getrusage`` of the child, and wall seconds). ``--html-as FILE`` compares the page with an
 earlier one (identical apart from the note saying where the re-typed gold is cached);
-``--baseline TREE`` runs another checkout of errtype (e.g. ``git worktree add /tmp/base
+``--baseline TREE`` runs another checkout of errtype (e.g. ``git worktree add ../base
 COMMIT``) interleaved with this one and compares their pages.
 
     python bench/bench_report.py --systems DIR [--repeat 3] [--baseline TREE] [--html-as OLD]

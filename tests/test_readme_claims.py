@@ -17,7 +17,7 @@ from errtype.errors import ResourceError
 from errtype.lang import get_language
 from errtype.tokens import Sentence, Token
 
-from .conftest import ROOT, peer
+from .conftest import ROOT, SHARED, peer
 
 UNKNOWN_TAG = "XX-NOT-PTB"  # a fine tag missing from ERRANT's en-ptb_map
 
@@ -239,6 +239,9 @@ COUNTS = re.compile(r"holds about ([\d,]+) tests: about ([\d,]+) fast ones.*?"
 def test_readme_test_counts() -> None:
     """The numbers of tests README states (all, fast, slow) are those pytest collects, within
     :data:`COUNT_TOLERANCE` (README says "about")."""
+    if not (SHARED / "models").is_dir():  # the invariant matrix's UD stand-in languages
+        pytest.skip(f"README states the counts with ../shared beside the checkout ({SHARED} "
+                    "absent: the invariant matrix has no UD stand-in languages)")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     found = COUNTS.search(readme)
     assert found, "README's 'How long the tests take' no longer states the test counts"
