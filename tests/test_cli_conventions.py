@@ -210,15 +210,6 @@ def test_console_script_loads_nothing(files: dict[str, str], tmp_path: Path) -> 
     assert proc.stderr.count("\n") == 1
 
 
-def _all_parsers() -> Iterator[tuple[str, argparse.ArgumentParser]]:
-    for name, parser in reference.parsers():
-        yield name, parser
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                for sub_name, sub in action.choices.items():
-                    yield f"{name} {sub_name}", sub
-
-
 def _options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
     return {o: a for a in parser._actions for o in a.option_strings}
 
@@ -238,7 +229,7 @@ def test_lang_and_out_spellings() -> None:
     """--lang (ERRANT's -lang kept) wherever edits are extracted; -o/--out is the output
     everywhere but errtype-gleu, where -o stays GLEU's hypothesis; ERRANT's -out is kept."""
     annotating = {"m2", "compare", "ratio", "report"}
-    for name, parser in _all_parsers():
+    for name, parser in reference.every_parser():
         opts = _options(parser)
         if name in annotating:
             assert opts["--lang"] is opts["-lang"], name
@@ -247,9 +238,9 @@ def test_lang_and_out_spellings() -> None:
             continue
         assert opts["-o"] is opts["--out"] and opts["--out"].dest == "out", name
         assert getattr(opts["--out"].type, "role", None) in ("output", "prefix"), name
-    m2_opts = _options(dict(_all_parsers())["m2"])
+    m2_opts = _options(dict(reference.every_parser())["m2"])
     assert m2_opts["-out"] is m2_opts["--out"]
-    gleu_opts = _options(dict(_all_parsers())["gleu"])
+    gleu_opts = _options(dict(reference.every_parser())["gleu"])
     assert gleu_opts["--out"].dest == "out" and gleu_opts["-o"].dest == "gleu_hypothesis"
 
 
@@ -296,7 +287,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_help_texts_are_clean() -> None:
     """No reST backticks or doubled full stops in any help (issue 20)."""
-    for name, parser in _all_parsers():
+    for name, parser in reference.every_parser():
         text = parser.format_help()
         assert "``" not in text and "`:" not in text, name
         assert not re.search(r"\w\.\.\s", text), name  # "directory.. Install" (not "...")
@@ -308,7 +299,7 @@ def test_reference_is_current() -> None:
     page = ROOT / "docs" / "cli.md"
     assert reference.is_current(page), f"run: python -m errtype.cli.reference {page}"
     text = page.read_text(encoding="utf-8")
-    for name, parser in _all_parsers():
+    for name, parser in reference.every_parser():
         assert f"`{parser.prog}`" in text, name
 
 
@@ -403,7 +394,7 @@ def _every_parser() -> Iterator[tuple[str, argparse.ArgumentParser]]:
     modules = {target.split(":")[0] for target in scripts.values()}
     commands = {f"errtype.cli.{module}" for module, _ in COMMANDS.values()}
     assert modules - {"errtype.cli.main"} <= commands, "a console script is not a command"
-    seen = dict(_all_parsers())
+    seen = dict(reference.every_parser())
     captured: list[argparse.ArgumentParser] = []
 
     class Stop(Exception):

@@ -273,15 +273,6 @@ def test_what_is_not_a_clash(inputs: dict[str, Path], tmp_path: Path) -> None:
         check_paths(_parse(argv))  # no error
 
 
-def _all_parsers() -> Iterator[tuple[str, argparse.ArgumentParser]]:
-    for name, parser in reference.parsers():
-        yield name, parser
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                for sub_name, sub in action.choices.items():
-                    yield f"{name} {sub_name}", sub
-
-
 #: options taking a string that is not a path the command reads or writes (or, marked "read",
 #: one the command only reads, inside a larger value or as a folder); every other string option
 #: must declare its path role (errtype.cli.files), so that its value is checked before any work
@@ -302,7 +293,7 @@ def test_every_path_option_declares_its_role() -> None:
     declared path (input or output) or listed in NOT_PATHS: a new command or option that
     writes a file joins the checks above by declaring it."""
     undeclared = []
-    for name, parser in _all_parsers():
+    for name, parser in reference.every_parser():
         assert isinstance(parser, common.CommandParser), name
         for action in parser._actions:
             if (action.nargs == 0 or action.choices is not None

@@ -32,6 +32,17 @@ def parsers() -> Iterator[tuple[str, argparse.ArgumentParser]]:
         yield name, importlib.import_module(f"errtype.cli.{module}").build_parser()
 
 
+def every_parser() -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """(name, parser) of every command and of each of its subcommands (``errtype convert
+    m2-to-text``), commands first in :func:`parsers`' order."""
+    for name, parser in parsers():
+        yield name, parser
+        for action in parser._actions:  # argparse has no public listing of subparsers
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    yield f"{name} {sub_name}", sub
+
+
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
