@@ -32,11 +32,12 @@ from .hf import HFMetric, import_hf
 @dataclass
 class Impara(HFMetric):
     """IMPARA of a system's hypotheses against its sources (see the module docstring):
-    ``model`` is the quality estimator, ``similarity_model`` the encoder of the gate."""
+    ``model`` is the quality estimator, ``similarity_model`` the encoder of the gate;
+    ``threshold`` is a cosine similarity from -1 up (above 1: every sentence is gated)."""
 
     model: str = "gotutiyan/IMPARA-QE"
     similarity_model: str = "bert-base-cased"
-    threshold: float = option(0.9, ge=-1, le=1)
+    threshold: float = option(0.9, ge=-1)
     name: str = "impara"
     uses: ClassVar[tuple[str, ...]] = ()
     _qe: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
