@@ -317,7 +317,25 @@ def _read_m2(path: PathLike) -> tuple[list[M2Block], list[M2Block] | None]:
     return [b.to_standard() for b in blocks], blocks
 
 
-def _segmented(annotator: Callable[[], Any] | None, lang: str, language: Any,
+def _once(factory: Callable[[], Any] | None, lang: str) -> Callable[[], Any]:
+    """The annotator factory ``factory`` (default ``errtype.load(lang)``), called at most once:
+    the segmenter of texts without spaces and the edit extractor are one annotator."""
+    made: list[Any] = []
+
+    def annotator() -> Any:
+        if not made:
+            if factory is None:
+                from .. import load
+
+                made.append(load(lang))
+            else:
+                made.append(factory())
+        return made[0]
+
+    return annotator
+
+
+def _segmented(annotator: Callable[[], Any], lang: str, language: Any,
                gold: list[M2Block] | None, src_lines: list[str] | None,
                refs: list[list[str]] | None, texts: dict[str, list[str]]
                ) -> tuple[list[str] | None, list[list[str]] | None, dict[str, list[str]]]:
@@ -332,11 +350,6 @@ def _segmented(annotator: Callable[[], Any] | None, lang: str, language: Any,
 
     if (language or get_language(lang)).spaced:
         return src_lines, refs, texts
-    if annotator is None:
-        from .. import load
-
-        def annotator() -> Any:
-            return load(lang)
     ann = annotator()
     if gold is not None:
         found = ann.segment(b.source for b in gold)
@@ -378,6 +391,7 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
     ``language``: the errtype Language whose type set tells a foreign gold (default
     ``get_language(lang)``; give it when the annotator is configured, e.g. with ``feats``).
     """
+    annotator = _once(annotator, lang)
     if not systems:
         raise InputError("no system given (--hyp NAME=FILE)")
     names = [n for n, _ in systems]
