@@ -244,8 +244,8 @@ class FileName(NamedTuple):
     @property
     def number(self) -> int | None:
         """N of ``refN``/``hypoN`` (None for ``orig``)."""
-        digits = self.role.lstrip("refhypo")
-        return int(digits) if digits else None
+        m = re.fullmatch(r"(?:ref|hypo)(\d+)", self.role)
+        return int(m[1]) if m else None
 
 
 def parse_name(path: PathLike) -> FileName | None:
