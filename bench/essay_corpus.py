@@ -18,7 +18,9 @@
   ``gold.m2`` (the sentences' M2 blocks, annotators 0 and 1). ``ref2.txt`` has every line: a
   sentence annotator 1 did not annotate has annotator 0's correction there, as errtype reads an
   M2 block lacking an annotator (``missing="first"``), so a sentence-level run sees the same
-  best-reference choice as the essay-level one.
+  best-reference choice as the essay-level one;
+* ``essays.m2``: essay-level M2, one block per essay (:func:`essay_blocks`: the essay's tokens on
+  one ``S`` line, its sentences' edits shifted; annotator 1 only in the essays of ref2).
 
 Essay text: a sentence is its M2 tokens joined by spaces, sentences are joined by one space, and
 paragraphs (where the data marks them) by a newline; so every essay is its sentence lines joined
@@ -98,6 +100,7 @@ class EssaySet:
     sentence_essays: Path
     sentence_paragraphs: Path
     gold_m2: Path
+    essay_m2: Path
     essay_ids: list[str] = field(default_factory=list)
     ref2_ids: list[str] = field(default_factory=list)
     merged_ids: list[str] = field(default_factory=list)
@@ -286,6 +289,29 @@ def _essay_texts(sents: list[Sentence], lines: list[str | None]) -> list[Essay]:
     return out
 
 
+def essay_blocks(sents: list[Sentence], second: set[str]) -> list[M2Block]:
+    """Essay-level M2: one block per essay, its sentences' tokens and edits (offsets shifted);
+    annotator 1 only in the essays of ``second`` (a noop line where an annotator has no edit)."""
+    out: list[M2Block] = []
+    groups: dict[str, list[M2Block]] = {}
+    for s in sents:
+        groups.setdefault(s.essay, []).append(s.block)
+    for essay, blocks in groups.items():
+        tokens: list[str] = []
+        edits: dict[int, list[M2Edit]] = {0: [], 1: []}
+        for b in blocks:
+            for e in b.edits:
+                if e.annotator in edits and not e.is_noop:
+                    edits[e.annotator].append(e._replace(start=e.start + len(tokens),
+                                                         end=e.end + len(tokens)))
+            tokens += b.tokens
+        lines = []
+        for a in (0, 1) if essay in second else (0,):
+            lines += edits[a] or [M2Edit.noop(a)]
+        out.append(M2Block(" ".join(tokens), lines))
+    return out
+
+
 def _write_lines(path: Path, lines: Sequence[str]) -> None:
     with atomic_output(path) as fh:
         fh.writelines(f"{line}\n" for line in lines)
@@ -345,8 +371,8 @@ def build(lang: str, out_dir: str | os.PathLike[str], seed: int = 0,
         sentence_systems={n: out / "sentences" / f"{n}.txt" for n in SYSTEMS},
         sentence_essays=out / "sentences" / "essays.txt",
         sentence_paragraphs=out / "sentences" / "paragraphs.txt",
-        gold_m2=out / "sentences" / "gold.m2", essay_ids=essay_ids, ref2_ids=ref2_ids,
-        merged_ids=merged_ids)
+        gold_m2=out / "sentences" / "gold.m2", essay_m2=out / "essays.m2", essay_ids=essay_ids,
+        ref2_ids=ref2_ids, merged_ids=merged_ids)
     write_multigec(paths.orig, _essay_texts(sents, orig))
     write_multigec(paths.refs[0], _essay_texts(sents, ref1))
     write_multigec(paths.refs[1], _essay_texts(sents, ref2_essay))
@@ -360,6 +386,7 @@ def build(lang: str, out_dir: str | os.PathLike[str], seed: int = 0,
     _write_lines(paths.sentence_paragraphs, [str(s.paragraph) for s in sents])
     m2.write_m2([M2Block(s.block.source, [e for e in s.block.edits if e.annotator in (0, 1)])
                  for s in sents], paths.gold_m2)
+    m2.write_m2(essay_blocks(sents, set(ref2_ids)), paths.essay_m2)
     with atomic_output(paths.metadata) as fh:
         fh.write(f"target_language: {lang}\nsource_corpus: {corpus} (errtype pseudo-essays)\n"
                  "sentence_aligned: true\n"

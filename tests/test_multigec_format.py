@@ -388,3 +388,85 @@ def test_essay_sets_deterministic(corpus, tmp_path: Path) -> None:  # type: igno
     assert a.systems["partial"].read_bytes() != c.systems["partial"].read_bytes()
     assert a.orig.read_bytes() == c.orig.read_bytes()
     assert len(a.essay_ids) == 15
+
+
+# --------------------------------------------------------------------------- errtype convert
+
+ESSAY_M2 = ("S This are a example . She go home .\n"
+            "A 1 2|||R:VERB:SVA|||is|||REQUIRED|||-NONE-|||0\n"
+            "A 2 3|||R:DET|||an|||REQUIRED|||-NONE-|||0\n"
+            "A 6 7|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n"
+            "A 6 7|||R:VERB:SVA|||went|||REQUIRED|||-NONE-|||1\n\n"
+            "S Fine .\nA 0 1|||R:ADJ|||Good|||REQUIRED|||-NONE-|||0\n\n")
+
+
+def convert(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from errtype.cli.main import main
+
+    code = main(["convert", *argv])
+    return code, capsys.readouterr().err
+
+
+def test_m2_to_multigec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    m2_path = write(tmp_path / "essays.m2", ESSAY_M2)
+    out = tmp_path / "ref1.md"
+    assert convert(["m2-to-multigec", str(m2_path), "-o", str(out), "-q"], capsys) == (0, "")
+    assert out.read_text() == ("### essay_id = 1\nThis is an example . She goes home .\n\n"
+                               "### essay_id = 2\nGood .\n\n")
+    ids = write(tmp_path / "orig.md", "### essay_id = a7\nx\n\n### essay_id = b9\ny\n")
+    code, err = convert(["m2-to-multigec", str(m2_path), "--ids", str(ids), "--annotator", "1",
+                         "-o", str(out)], capsys)
+    assert code == 0 and "1 essays, 1 without annotator 1 left out" in err
+    assert read_multigec(out) == [Essay("a7", "This are a example . She went home .")]
+    for missing, second in (("first", "Good ."), ("orig", "Fine .")):
+        convert(["m2-to-multigec", str(m2_path), "--annotator", "1", "--missing", missing,
+                 "-o", str(out), "-q"], capsys)
+        assert [e.text for e in read_multigec(out)][1] == second
+    one = write(tmp_path / "one.md", "### essay_id = 1\nx\n")
+    code, err = convert(["m2-to-multigec", str(m2_path), "--ids", str(one), "-o",
+                         str(tmp_path / "x.md")], capsys)
+    assert code == 2 and "2 M2 blocks but 1 essay ids" in err and str(m2_path) in err
+    assert not (tmp_path / "x.md").exists()
+
+
+def test_multigec_to_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    orig = write(tmp_path / "orig.md", "### essay_id = 1\nPara one.\nPara two.\n\n"
+                 "### essay_id = 2\nSecond.\n\n### essay_id = 3\nThird.\n")
+    hyp = write(tmp_path / "hyp.md", "### essay_id = 3\nThird!\n\n### essay_id = 1\nP1.\nP2.\n")
+    out, ids = tmp_path / "hyp.txt", tmp_path / "hyp.ids"
+    code, err = convert(["multigec-to-text", str(hyp), "--align", str(orig), "-o", str(out),
+                         "--ids-out", str(ids), "-q"], capsys)
+    assert code == 0 and "1 missing essays written as '!'" in err  # said even with -q
+    assert out.read_text() == "P1.\tP2.\n!\nThird!\n"
+    assert ids.read_text() == "1\n2\n3\n"
+    convert(["multigec-to-text", str(orig), "--newline", "space", "-o", str(out)], capsys)
+    assert out.read_text() == "Para one. Para two.\nSecond.\nThird.\n"
+    code, err = convert(["multigec-to-text", str(orig), "--align", str(hyp), "-o", str(out)],
+                        capsys)
+    assert code == 2 and "essay id '2' is not in" in err and f"{orig}, line 5" in err
+    m2_path = write(tmp_path / "x.m2", ESSAY_M2)
+    code, err = convert(["multigec-to-text", str(m2_path), "-o", str(out)], capsys)
+    assert code == 2 and "m2-to-multigec" in err
+
+
+@pytest.mark.parametrize("lang", ["uk", "cs"])
+def test_essay_m2_round_trip(corpus, tmp_path: Path, lang: str,  # type: ignore[no-untyped-def]
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The essay-level M2 of an essay set, converted back, gives its reference files (a
+    paragraph break becomes a space: an M2 sentence is one line)."""
+    shared_path(*corpus.SOURCES[lang])
+    s = corpus.build(lang, tmp_path / lang, max_essays=200)
+    for k, ref in enumerate(s.refs):
+        out = tmp_path / f"ref{k}.md"
+        assert convert(["m2-to-multigec", str(s.essay_m2), "--ids", str(s.orig), "--annotator",
+                        str(k), "-o", str(out), "-q"], capsys)[0] == 0
+        want = [Essay(e.id, e.text.replace("\n", " ")) for e in read_multigec(ref)]
+        assert read_multigec(out) == want
+        if lang == "uk":
+            assert out.read_bytes() == ref.read_bytes()
+    text = tmp_path / "ref2.txt"
+    convert(["multigec-to-text", str(s.refs[1]), "--align", str(s.orig), "-o", str(text), "-q"],
+            capsys)
+    got = text.read_text(encoding="utf-8").split("\n")[:-1]
+    assert len(got) == len(s.essay_ids)
+    assert got.count("!") == len(s.essay_ids) - len(s.ref2_ids)
