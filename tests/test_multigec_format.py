@@ -321,6 +321,8 @@ def test_essay_sets(corpus, tmp_path: Path, lang: str, max_essays: int | None) -
                 for e, ps in out.items()}
 
     assert {e.id: e.text for e in orig} == essays_from(sent_orig)
+    if lang == "cs":  # GECCC's paragraphs recovered (paragraph.m2 and .meta)
+        assert sum("\n" in e.text for e in orig) > len(orig) // 20
     assert sum(Counter(e.text.split()).total() for e in orig) == sum(
         len(b.tokens) for b in blocks)
 
@@ -359,6 +361,9 @@ def test_essay_sets(corpus, tmp_path: Path, lang: str, max_essays: int | None) -
     for e in ids:
         if e in s.merged_ids:
             assert normalised_tokens(merged[e]) == normalised_tokens(partial[e])
+            lower_m = Counter(t.lower() for t in merged[e].split())
+            lower_p = Counter(t.lower() for t in partial[e].split())
+            assert set(lower_m - lower_p) <= {","} and set(lower_p - lower_m) <= FINAL
             assert boundaries(merged[e]) <= boundaries(partial[e])
             fewer += boundaries(merged[e]) < boundaries(partial[e])
         else:
