@@ -369,6 +369,17 @@ def test_essay_sets(corpus, tmp_path: Path, lang: str, max_essays: int | None) -
         else:
             assert merged[e] == partial[e]
     assert fewer > len(s.merged_ids) // 2
+    merged_lines = lines(s.sentence_systems["merged"])
+    joined = 0
+    for k in range(len(merged_lines) - 1):
+        a, b = merged_lines[k], merged_lines[k + 1]
+        inside = essay_of[k] == essay_of[k + 1] and paragraph_of[k] == paragraph_of[k + 1]
+        if essay_of[k] in s.merged_ids and inside and a and b:
+            assert a.endswith(" ,") and b[0] == b[0].lower(), (a, b)
+            joined += 1
+        elif essay_of[k] not in s.merged_ids:
+            assert a == partial_lines[k]
+    assert joined > len(s.merged_ids)
     assert sum(map(boundaries, merged.values())) < sum(map(boundaries, partial.values()))
 
     # split: more boundaries, a comma turned into a full stop
