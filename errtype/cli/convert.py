@@ -10,6 +10,8 @@ parallel text or M2 -> GECToR edit tags, and back.
   errtype convert parallel-to-gector -orig SRC -cor TGT -o OUT   GECToR's preprocess_data.py
   errtype convert parallel-to-gector --from-m2 IN.m2 -o OUT      tags from the M2's edits
   errtype convert gector-to-text TAGS -o OUT                     tags -> corrected text
+  errtype convert bea-json-to-m2 IN.json -o OUT.m2 [--gold-spans|--auto]   BEA-2019 JSON -> M2
+  errtype convert uagec-to-m2 IN.ann [IN.ann ...] -o OUT.m2      UA-GEC annotated text -> M2
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import argparse
 import sys
 
 from .common import (
+    add_backend_options,
     add_encoding_option,
     add_max_tokens_option,
+    backend_options,
     describe,
     details,
     new_parser,
@@ -91,7 +95,69 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
                    help="output M2 file ('-' = standard output)")
     _gector_parsers(sub)
+    _corpus_parsers(sub)
     return p
+
+
+def _corpus_parsers(sub: argparse._SubParsersAction) -> None:
+    b = sub.add_parser(
+        "bea-json-to-m2", help="BEA-2019 JSON (W&I+LOCNESS, FCE) -> M2",
+        description="BEA-2019's JSON release of W&I+LOCNESS and FCE (one essay per line, edits "
+                    "as character offsets per annotator) -> M2, one block per sentence; the "
+                    "edits are typed by errtype's classifier (see docs/formats.md)")
+    b.add_argument("json_file", type=INPUT, help="JSON lines file, one essay per line")
+    b.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output M2 file ('-' = standard output)")
+    mode = b.add_mutually_exclusive_group()
+    mode.add_argument("--gold-spans", dest="mode", action="store_const", const="gold",
+                      help="keep the annotators' edit spans and type them (default)")
+    mode.add_argument("--auto", dest="mode", action="store_const", const="auto",
+                      help="extract the edits from each corrected sentence automatically")
+    b.add_argument("--no-min", action="store_true",
+                   help="--gold-spans: do not minimise the edits (as errtype-m2 -no_min)")
+    add_backend_options(b)
+    add_encoding_option(b)
+    b.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+    u = sub.add_parser(
+        "uagec-to-m2", help="UA-GEC annotated text (.ann) -> M2",
+        description="UA-GEC's annotated documents ({source=>correction:::error_type=T}) -> "
+                    "M2, one block per sentence, the corpus's error types kept; NNNN.aK.ann "
+                    "files of one document become its annotators K-1 (see docs/formats.md)")
+    u.add_argument("ann_files", nargs="+", type=INPUT, metavar="ANN",
+                   help="annotated files, e.g. data/gec-only/test/annotated/*.ann")
+    u.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output M2 file ('-' = standard output)")
+    u.add_argument("--lang", help="tokenise with this language's parser (errtype.load; with "
+                                  "--spacy-model or --udpipe-model); default: words and "
+                                  "punctuation marks, no model needed")
+    u.add_argument("--spacy-model", help="--lang: spaCy pipeline name or path")
+    u.add_argument("--udpipe-model", type=INPUT, help="--lang: UDPipe 1 .udpipe model file")
+    add_encoding_option(u)
+    u.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+
+
+def _corpus(args: argparse.Namespace) -> str:
+    """Run a corpus-reader subcommand; the summary to print."""
+    from .. import load
+
+    if args.command == "bea-json-to-m2":
+        from ..corpora.bea_json import bea_json_to_m2
+
+        annotator = load(args.lang, **backend_options(args))
+        r = bea_json_to_m2(annotator, args.json_file, args.out, args.mode or "gold",
+                           minimise=not args.no_min, encoding_errors=args.encoding_errors)
+        dropped = f"; {r.dropped} edits across a paragraph break left out" if r.dropped else ""
+        return f"wrote {args.out} ({r.essays} essays, {r.blocks} blocks{dropped})"
+    from ..corpora.spans import parser_tokenizer, simple_tokenize
+    from ..corpora.uagec import uagec_to_m2
+
+    tokenize = simple_tokenize
+    if args.lang is not None:
+        annotator = load(args.lang, **backend_options(args))
+        tokenize = parser_tokenizer(lambda t: annotator.parse(t, True).texts)
+    docs, blocks = uagec_to_m2(args.ann_files, args.out, tokenize,
+                               encoding_errors=args.encoding_errors)
+    return f"wrote {args.out} ({docs} documents, {blocks} blocks)"
 
 
 def _gector_parsers(sub: argparse._SubParsersAction) -> None:
@@ -157,6 +223,11 @@ def _gector(args: argparse.Namespace) -> str:
 
 
 def _usage(args: argparse.Namespace) -> str | None:
+    if args.command == "bea-json-to-m2" and args.no_min and args.mode == "auto":
+        return "--no-min applies to --gold-spans"
+    if args.command == "uagec-to-m2" and args.lang is None and (args.spacy_model
+                                                                 or args.udpipe_model):
+        return "--spacy-model and --udpipe-model need --lang"
     if args.command == "m2-to-table" and args.format == "parquet" and args.out == "-":
         return "--format parquet needs an output file (-o FILE), not standard output"
     if args.command != "parallel-to-gector":
@@ -195,6 +266,11 @@ def main(argv: list[str] | None = None) -> int:
                             encoding_errors=args.encoding_errors)
             if not args.quiet:
                 print(f"{PROG}: wrote {args.out} ({n} rows)", file=sys.stderr)
+            return 0
+        if args.command in ("bea-json-to-m2", "uagec-to-m2"):
+            summary = _corpus(args)
+            if not args.quiet:
+                print(f"{PROG} {args.command}: {summary}", file=sys.stderr)
             return 0
         if "gector" in args.command:
             summary = _gector(args)
