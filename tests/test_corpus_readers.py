@@ -153,7 +153,7 @@ def _blocks_by_source(path: Path) -> dict[str, set[tuple]]:
 def test_bea_json_real_release(tmp_path: Path, en: errtype.Annotator) -> None:
     """W&I+LOCNESS v2.1 (or FCE v2.1) JSON, which cannot be shipped (non-commercial licence).
     With ERRTYPE_BEA19_M2, the release's own M2 of the same file (made by ERRANT's json_to_m2.py
-    -gold) is compared sentence by sentence: measured on A.dev.json, 99.5 % of its edits
+    -gold) is compared sentence by sentence: measured on A.dev.json, 99.9 % of its edits
     (span and correction) are errtype's too on sentences both tokenise alike, 95 % of those
     with the same type (ERRANT 2.0's rules typed the release); regression pins below."""
     path = os.environ.get("ERRTYPE_BEA19_JSON")
@@ -178,7 +178,7 @@ def test_bea_json_real_release(tmp_path: Path, en: errtype.Annotator) -> None:
     found = Counter(e[:4] for s in common for e in mine[s])
     spans = sum((gold & found).values()) / sum(gold.values())
     typed = sum(len(theirs[s] & mine[s]) for s in common) / max(sum((gold & found).values()), 1)
-    assert spans >= 0.98 and typed >= 0.9, (spans, typed)  # regression pins (0.995, 0.95)
+    assert spans >= 0.99 and typed >= 0.93, (spans, typed)  # regression pins (0.999, 0.950)
 
 
 # -------------------------------------------------------------------------------- UA-GEC
@@ -243,7 +243,7 @@ def test_uagec_agrees_with_the_corpus_m2() -> None:
     re-extracted by ERRANT's alignment, types copied from the annotation); ../shared has the
     half holding these documents. On sentences both tokenise alike, every annotator's corrected
     sentence must be the same, and an edit with the same span and correction the same type.
-    Measured on all 87 documents of that half: 98.8 % of (sentence, annotator) corrections
+    Measured on all 83 documents of that half: 98.8 % of (sentence, annotator) corrections
     identical (the rest: sentences the corpus M2 pairs with the wrong target sentence), 99.5 %
     of same-span edits with the same type; on these three documents both are 100 %."""
     corpus = shared_path("multilingual", "uagec.dev.m2")
@@ -310,3 +310,16 @@ def test_l1_l2_treebank_sent_ids_must_pair(tmp_path: Path,
     err = capsys.readouterr().err
     assert f"{shuffled}, line {line}: sentence 4 has sent_id '1-05_fr-3'" in err, err
     assert not (tmp_path / "out.m2").exists()
+
+
+def test_uagec_tokenised_by_a_language_parser(tmp_path: Path) -> None:
+    """--lang: the parser's tokens (spaCy's "dog 's") instead of words and marks ("dog's")."""
+    ann = tmp_path / "d.ann"
+    ann.write_text("I {has=>have:::error_type=G/Other} my dog's toy.", encoding="utf-8")
+    for extra, source in (([], "I has my dog's toy ."),
+                          (["--lang", "en"], "I has my dog 's toy .")):
+        out = tmp_path / "out.m2"
+        assert errtype_main(["convert", "uagec-to-m2", str(ann), "-o", str(out), "-q",
+                             *extra]) == 0
+        (block,) = read_m2(out)
+        assert (block.source, lines(block)) == (source, [(1, 2, "G/Other", "have", 0)])

@@ -127,11 +127,13 @@ def _corpus_parsers(sub: argparse._SubParsersAction) -> None:
                    help="annotated files, e.g. data/gec-only/test/annotated/*.ann")
     u.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
                    help="output M2 file ('-' = standard output)")
-    u.add_argument("--lang", help="tokenise with this language's parser (errtype.load; with "
-                                  "--spacy-model or --udpipe-model); default: words and "
-                                  "punctuation marks, no model needed")
-    u.add_argument("--spacy-model", help="--lang: spaCy pipeline name or path")
-    u.add_argument("--udpipe-model", type=INPUT, help="--lang: UDPipe 1 .udpipe model file")
+    add_backend_options(u)
+    for action in u._actions:  # the language's parser only tokenises here, and only if asked
+        if action.dest == "lang":
+            action.default = None
+            action.help = ("tokenise with this language's parser (errtype.load, with the "
+                           "options below); default: words and punctuation marks, no model "
+                           "needed")
     add_encoding_option(u)
     u.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
 
@@ -225,9 +227,10 @@ def _gector(args: argparse.Namespace) -> str:
 def _usage(args: argparse.Namespace) -> str | None:
     if args.command == "bea-json-to-m2" and args.no_min and args.mode == "auto":
         return "--no-min applies to --gold-spans"
-    if args.command == "uagec-to-m2" and args.lang is None and (args.spacy_model
-                                                                 or args.udpipe_model):
-        return "--spacy-model and --udpipe-model need --lang"
+    if args.command == "uagec-to-m2" and args.lang is None and any(
+            getattr(args, k) for k in ("spacy_model", "udpipe_model", "blis", "feats",
+                                       "granularity", "scheme", "no_simplified")):
+        return "the language and backend options need --lang (the parser that tokenises)"
     if args.command == "m2-to-table" and args.format == "parquet" and args.out == "-":
         return "--format parquet needs an output file (-o FILE), not standard output"
     if args.command != "parallel-to-gector":
