@@ -7,8 +7,9 @@ inline annotations) are turned into M2 here, one way for all of them:
    :data:`Tokenizer` (tokens with their character spans; whitespace-only tokens are dropped);
 2. an edit's span is trimmed of surrounding whitespace and widened to whole tokens: the part of
    a token outside the span joins the correction (``wor[ld]`` -> ``d`` corrected to ``wor`` +
-   ``d``); an insertion inside a token corrects that token; the correction is tokenised by the
-   same tokenizer;
+   ``d``); an insertion inside a token corrects that token; an annotator's edits that widen
+   onto a common token become one edit (the type of the first correction); the correction is
+   tokenised by the same tokenizer;
 3. the paragraph's tokens are split into sentences by :func:`errtype.document.sentence_starts`;
    sentences an edit spans are joined into one block (no edit is lost at a boundary); an
    insertion at a sentence start whose correction ends in punctuation belongs to the sentence
@@ -164,32 +165,31 @@ def _paragraph_blocks(para: str, offset: int, edits: list[CharEdit], annotators:
         return []
     words = [para[s:e] for s, e in spans]
     tok_edits: list[_TokEdit] = []
-    for e in edits:
-        start, end = e.start - offset, min(e.end - offset, len(para))
-        first, stop, cs, ce = _token_span(spans, start, end)
-        if e.cor is None:  # marked, not corrected: the original words as a pseudo correction
-            cor, etype = " ".join(words[first:stop]), "UNK"
-            if first == stop:
+    for group in _clusters(para, offset, edits, spans):
+        first, stop = min(g[0] for g in group), max(g[1] for g in group)
+        cs, ce = min(g[2] for g in group), max(g[3] for g in group)
+        marks = [g[4] for g in group]
+        if len(marks) == 1 and marks[0].cor is None:  # marked, not corrected: the original words
+            if first == stop:                         # as a pseudo correction
                 continue  # nothing marked
+            cor, etype = " ".join(words[first:stop]), "UNK"
         else:
-            fixed = para[cs:start] + e.cor + para[end:ce]
-            cor = " ".join(fixed[s:t] for s, t in tokenize(fixed))
-            etype = e.type
+            cor = _corrected(para, offset, marks, cs, ce, tokenize)
+            etype = next((e.type for e in marks if e.cor is not None), marks[0].type)
             if cor == " ".join(words[first:stop]):
                 continue  # a change of whitespace only, which tokens do not show
         before = first == stop and bool(cor) and _is_punct(cor[-1])
-        tok_edits.append(_TokEdit(first, stop, cor, etype, e.annotator, before))
+        tok_edits.append(_TokEdit(first, stop, cor, etype, marks[0].annotator, before))
     starts = sentence_starts(words)
-    # join sentences an edit spans: group g covers sentences [groups[g][0], groups[g][1]]
-    owner = list(range(len(starts)))
+    joined = [False] * len(starts)  # sentence k is joined to sentence k - 1 (an edit spans both)
     for te in tok_edits:
         lo, hi = _sentences(starts, te)
-        for k in range(lo, hi + 1):
-            owner[k] = owner[lo]
+        for k in range(lo + 1, hi + 1):
+            joined[k] = True
     bounds: list[list[int]] = []  # [first token, end token] per block
     for k, s in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(words)
-        if k and owner[k] == owner[k - 1]:
+        if joined[k]:
             bounds[-1][1] = end
         else:
             bounds.append([s, end])
@@ -207,6 +207,43 @@ def _paragraph_blocks(para: str, offset: int, edits: list[CharEdit], annotators:
                             for te in mine)
         blocks.append(M2Block(" ".join(words[bs:be]), m2_edits))
     return blocks
+
+
+def _corrected(para: str, offset: int, marks: Sequence[CharEdit], cs: int, ce: int,
+               tokenize: Tokenizer) -> str:
+    """The tokens of ``para[cs:ce]`` with the edits applied (one overlapping the characters of
+    an edit before it is left out), joined by spaces."""
+    parts, at = [], cs
+    for e in sorted(marks, key=lambda e: (e.start, e.end)):
+        start, end = e.start - offset, min(e.end - offset, len(para))
+        if start < at:
+            continue
+        parts += [para[at:start], para[start:end] if e.cor is None else e.cor]
+        at = end
+    text = "".join([*parts, para[at:ce]])
+    return " ".join(text[s:t] for s, t in tokenize(text))
+
+
+def _clusters(para: str, offset: int, edits: list[CharEdit], spans: Sequence[tuple[int, int]]
+              ) -> list[list[tuple[int, int, int, int, CharEdit]]]:
+    """Each annotator's edits as ``(first token, end token, char start, char end, edit)``,
+    grouped where their token spans overlap (two corrections inside one token make one edit)."""
+    placed = []
+    for e in edits:
+        first, stop, cs, ce = _token_span(spans, e.start - offset, min(e.end - offset, len(para)))
+        placed.append((first, stop, cs, ce, e))
+    placed.sort(key=lambda p: (p[4].annotator, p[0], p[1], p[4].start))
+    groups: list[list[tuple[int, int, int, int, CharEdit]]] = []
+    for p in placed:
+        if groups:
+            last = groups[-1]
+            stop = max(g[1] for g in last)
+            if last[0][4].annotator == p[4].annotator and (
+                    p[0] < stop and (p[0] < p[1] or last[0][0] < p[0])):
+                last.append(p)
+                continue
+        groups.append([p])
+    return groups
 
 
 def _sentences(starts: Sequence[int], te: _TokEdit) -> tuple[int, int]:
