@@ -140,6 +140,24 @@ def test_bea_json_gold_spans_typed_by_errtype(tmp_path: Path, en: errtype.Annota
                                                     (-1, -1, "noop", "-NONE-", 1)]
 
 
+def test_bea_json_fce_codes(tmp_path: Path, en: errtype.Annotator) -> None:
+    """FCE's edits carry a fourth field, the CLC error code: --keep-codes types by it."""
+    src = write_json(tmp_path, {"id": "f", "l1": "es", "text": "I has a dog.",
+                                "edits": [[0, [[2, 5, "have", "AGV"], [6, 7, None, "RD"]]]]})
+    out = tmp_path / "out.m2"
+    assert errtype_main(["convert", "bea-json-to-m2", str(src), "-o", str(out), "-q",
+                         "--keep-codes"]) == 0
+    assert [lines(b) for b in read_m2(out)] == [[(1, 2, "AGV", "have", 0),
+                                                 (2, 3, "UNK", "a", 0)]]
+    bea_json_to_m2(en, src, out)
+    assert [lines(b) for b in read_m2(out)] == [[(1, 2, "R:VERB:SVA", "have", 0),
+                                                 (2, 3, "UNK", "a", 0)]]
+    with pytest.raises(SystemExit) as usage:
+        errtype_main(["convert", "bea-json-to-m2", str(src), "-o", str(out), "-q",
+                      "--keep-codes", "--auto"])
+    assert usage.value.code == 2
+
+
 def test_bea_json_cli_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     src = write_json(tmp_path, ESSAY)
     out = tmp_path / "out.m2"

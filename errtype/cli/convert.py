@@ -10,7 +10,7 @@ parallel text or M2 -> GECToR edit tags, and back.
   errtype convert parallel-to-gector -orig SRC -cor TGT -o OUT   GECToR's preprocess_data.py
   errtype convert parallel-to-gector --from-m2 IN.m2 -o OUT      tags from the M2's edits
   errtype convert gector-to-text TAGS -o OUT                     tags -> corrected text
-  errtype convert bea-json-to-m2 IN.json -o OUT.m2 [--gold-spans|--auto]   BEA-2019 JSON -> M2
+  errtype convert bea-json-to-m2 IN.json -o OUT.m2 [--auto|--keep-codes]   BEA-2019 JSON -> M2
   errtype convert uagec-to-m2 IN.ann [IN.ann ...] -o OUT.m2      UA-GEC annotated text -> M2
 """
 
@@ -115,6 +115,10 @@ def _corpus_parsers(sub: argparse._SubParsersAction) -> None:
                       help="extract the edits from each corrected sentence automatically")
     b.add_argument("--no-min", action="store_true",
                    help="--gold-spans: do not minimise the edits (as errtype-m2 -no_min)")
+    b.add_argument("--keep-codes", action="store_true",
+                   help="--gold-spans: type the edits by the file's own error codes (FCE's CLC "
+                        "codes, the fourth field of an edit; NA where absent) instead of "
+                        "errtype's classifier")
     add_backend_options(b)
     add_encoding_option(b)
     b.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
@@ -147,7 +151,8 @@ def _corpus(args: argparse.Namespace) -> str:
 
         annotator = load(args.lang, **backend_options(args))
         r = bea_json_to_m2(annotator, args.json_file, args.out, args.mode or "gold",
-                           minimise=not args.no_min, encoding_errors=args.encoding_errors)
+                           minimise=not args.no_min, keep_codes=args.keep_codes,
+                           encoding_errors=args.encoding_errors)
         dropped = f"; {r.dropped} edits across a paragraph break left out" if r.dropped else ""
         return f"wrote {args.out} ({r.essays} essays, {r.blocks} blocks{dropped})"
     from ..corpora.spans import parser_tokenizer, simple_tokenize
@@ -225,8 +230,9 @@ def _gector(args: argparse.Namespace) -> str:
 
 
 def _usage(args: argparse.Namespace) -> str | None:
-    if args.command == "bea-json-to-m2" and args.no_min and args.mode == "auto":
-        return "--no-min applies to --gold-spans"
+    if args.command == "bea-json-to-m2" and (args.no_min or args.keep_codes) \
+            and args.mode == "auto":
+        return "--no-min and --keep-codes apply to --gold-spans"
     if args.command == "uagec-to-m2" and args.lang is None and any(
             getattr(args, k) for k in ("spacy_model", "udpipe_model", "blis", "feats",
                                        "granularity", "scheme", "no_simplified")):

@@ -2,16 +2,18 @@
 
 One JSON object per line: ``id``, ``text`` (the whole essay, paragraphs separated by newlines),
 optional metadata (``cefr``, ``userid``, ``l1``, ...) and ``edits``: a list of
-``[annotator_id, [[start, end, correction], ...]]`` with character offsets into ``text``; a
+``[annotator_id, [[start, end, correction], ...]]`` with character offsets into ``text`` (FCE adds
+a fourth field, the edit's CLC error code: ``RV``, ``MD``, ...); a
 correction of ``null`` marks an error the annotator did not correct (FCE), written as a
 detection edit (type ``UNK``, the original words as its pseudo correction) as ERRANT's
 ``json_to_m2.py`` does, and left out where it contains a correction of the same annotator. The
 test releases have no ``edits``: every sentence is a noop.
 
-The edits carry no types: the character spans are mapped to tokens (:mod:`.spans`) and the edits
-typed by errtype's classifier, keeping the human spans (``gold``, minimised unless asked
-otherwise) or re-extracting edits from the corrected sentence (``auto``), exactly as
-``errtype-m2 -gold``/``-auto`` re-type an M2 file (:func:`errtype.convert.reannotate_block`).
+The character spans are mapped to tokens (:mod:`.spans`) and the edits typed by errtype's
+classifier, keeping the human spans (``gold``, minimised unless asked otherwise) or re-extracting
+edits from the corrected sentence (``auto``), exactly as ``errtype-m2 -gold``/``-auto`` re-type an
+M2 file (:func:`errtype.convert.reannotate_block`); ``keep_codes`` keeps FCE's CLC codes as the
+types instead (``NA`` for an edit without one), as ``-gold -old_cats`` keeps an M2's types.
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ def parse_record(record: Any, path: str, line: int) -> Essay:
             if not 0 <= start <= end <= len(text):
                 raise _fail(f"edit [{start}, {end}] outside the text of {len(text)} characters",
                             path, line)
-            edits.append(CharEdit(start, end, cor, "NA", ann))
+            code = e[3] if len(e) > 3 and isinstance(e[3], str) and e[3] else "NA"
+            edits.append(CharEdit(start, end, cor, code, ann))
     return Essay(str(record.get("id", "")), text, annotators or [0], _drop_covering(edits), line)
 
 
@@ -123,14 +126,18 @@ class JsonReport:
 
 
 def bea_json_to_m2(annotator: Annotator, path: PathLike, out: PathLike, mode: str = "gold",
-                   minimise: bool = True, encoding_errors: str = "strict",
+                   minimise: bool = True, keep_codes: bool = False,
+                   encoding_errors: str = "strict",
                    progress: Callable[[int], None] | None = None) -> JsonReport:
     """Convert a BEA-2019 JSON file to M2 (atomically), one block per sentence of each essay;
-    ``mode``: ``gold`` (the human spans, re-typed) or ``auto`` (edits re-extracted)."""
+    ``mode``: ``gold`` (the human spans, re-typed, or with ``keep_codes`` typed by their CLC
+    codes) or ``auto`` (edits re-extracted)."""
     from ..convert.reannotate import reannotate_block
 
     if mode not in ("gold", "auto"):
         raise ValueError(f"mode must be 'gold' or 'auto', not {mode!r}")
+    if keep_codes and mode != "gold":
+        raise ValueError("keep_codes keeps the types of the gold spans (mode 'gold')")
     tokenize = parser_tokenizer(lambda t: annotator.parse(t, True).texts)
     report = JsonReport()
     with atomic_output(out) as fh:
@@ -146,7 +153,8 @@ def bea_json_to_m2(annotator: Annotator, path: PathLike, out: PathLike, mode: st
                         raise _fail(f"essay {essay.id!r}: the correction {e.cor!r} {why}",
                                     str(path), essay.line)
                 try:
-                    fh.write(reannotate_block(annotator, block, mode, minimise=minimise))
+                    fh.write(reannotate_block(annotator, block, mode, minimise=minimise,
+                                              old_cats=keep_codes))
                 except InputError as exc:
                     raise _fail(f"essay {essay.id!r}: {exc.reason}", str(path),
                                 essay.line) from None
