@@ -231,6 +231,9 @@ def test_uagec_annotation_syntax() -> None:
     with pytest.raises(InputError) as err:
         parse_annotated("ok\nthen {a=>b:::error_type=Spelling and more", path="f.ann")
     assert (err.value.path, err.value.line) == ("f.ann", 2)
+    with pytest.raises(InputError, match="take for a deletion") as err:
+        parse_annotated("ok\n\nthen {a=>-NONE-:::error_type=Spelling}", path="f.ann")
+    assert err.value.line == 3
 
 
 def test_uagec_documents_and_annotators(tmp_path: Path) -> None:

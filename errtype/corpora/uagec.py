@@ -62,6 +62,9 @@ def parse_annotated(text: str, annotator: int = 0, path: str = "<text>") -> Anno
         length += len(plain)
         source, cor, meta = _unescape(m.group(1)), _unescape(m.group(2)), m.group(3) or ""
         fields = dict(f.partition("=")[::2] for f in meta.split(":::") if f)
+        if (why := unwritable(cor.split("|")[0])) is not None and cor.strip():
+            raise InputError(f"the correction {cor.split('|')[0]!r} {why}", path=path,
+                             line=text.count("\n", 0, m.start()) + 1)
         edits.append(CharEdit(length, length + len(source), cor.split("|")[0],
                               fields.get("error_type", "NA") or "NA", annotator))
         parts.append(source)
