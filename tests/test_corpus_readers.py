@@ -186,6 +186,7 @@ def _blocks_by_source(path: Path) -> dict[str, set[tuple]]:
     return out
 
 
+@pytest.mark.slow
 def test_bea_json_real_release(tmp_path: Path, en: errtype.Annotator) -> None:
     """W&I+LOCNESS v2.1 (or FCE v2.1) JSON, which cannot be shipped (non-commercial licence).
     With ERRTYPE_BEA19_M2, the release's own M2 of the same file (made by ERRANT's json_to_m2.py

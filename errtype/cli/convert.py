@@ -147,8 +147,11 @@ def _corpus(args: argparse.Namespace) -> str:
     from .. import load
 
     if args.command == "bea-json-to-m2":
-        from ..corpora.bea_json import bea_json_to_m2
+        from ..corpora.bea_json import bea_json_to_m2, read_bea_json
 
+        if args.json_file != "-":  # a malformed record is reported before a model is loaded
+            for _ in read_bea_json(args.json_file, args.encoding_errors):
+                pass
         annotator = load(args.lang, **backend_options(args))
         r = bea_json_to_m2(annotator, args.json_file, args.out, args.mode or "gold",
                            minimise=not args.no_min, keep_codes=args.keep_codes,

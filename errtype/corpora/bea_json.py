@@ -83,6 +83,8 @@ def parse_record(record: Any, path: str, line: int) -> Essay:
             cor = e[2]
             if cor is not None and not isinstance(cor, str):
                 raise _fail(f"a correction must be a string or null, not {cor!r}", path, line)
+            if cor is not None and cor.strip() and (why := unwritable(cor)) is not None:
+                raise _fail(f"the correction {cor!r} {why}", path, line)
             if not 0 <= start <= end <= len(text):
                 raise _fail(f"edit [{start}, {end}] outside the text of {len(text)} characters",
                             path, line)
