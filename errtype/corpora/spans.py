@@ -9,12 +9,12 @@ inline annotations) are turned into M2 here, one way for all of them:
    a token outside the span joins the correction (``wor[ld]`` -> ``d`` corrected to ``wor`` +
    ``d``); an insertion inside a token corrects that token; an annotator's edits that widen
    onto a common token become one edit (the type of the first correction); the correction is
-   tokenised by the same tokenizer;
+   tokenised by the same tokenizer, and one that tokenises to the original words (a change of
+   whitespace only) is no edit;
 3. the paragraph's tokens are split into sentences by :func:`errtype.document.sentence_starts`;
    sentences an edit spans are joined into one block (no edit is lost at a boundary); an
    insertion at a sentence start whose correction ends in punctuation belongs to the sentence
    before it (``sentence[ ,] next`` -> ``sentence. Next``);
-   A correction that tokenises to the original words (a change of whitespace only) is no edit;
 4. every annotator of the text gets its edits of each block, or a noop line.
 
 An edit that crosses a paragraph boundary cannot be placed in one block: it is counted in
@@ -143,16 +143,14 @@ def place_edits(text: str, edits: Iterable[CharEdit], annotators: Sequence[int],
             raise ValueError(f"edit [{e.start}, {e.end}) outside the text of {len(text)} "
                              "characters")
         start, end = _trim(text, e.start, e.end) if e.start < e.end else (e.start, e.end)
-        home = [k for k, (ps, pe) in enumerate(paras) if ps <= start and end <= pe]
-        if start == end and not home and start < e.end:  # whitespace only: an insertion there
-            home = [k for k, (ps, pe) in enumerate(paras) if ps <= start <= pe]
-        if not home and start == end:  # insertion in the blank between paragraphs: the one before
-            home = [max((k for k, (ps, _) in enumerate(paras) if ps <= start), default=0)] \
-                if paras else []
-        if not home:
+        home = next((k for k, (ps, pe) in enumerate(paras) if ps <= start and end <= pe), None)
+        if home is None and start == end and paras:  # an insertion between paragraphs (or
+            # a replaced run of blank lines): the paragraph before it
+            home = max((k for k, (ps, _) in enumerate(paras) if ps <= start), default=0)
+        if home is None:
             out.dropped.append(e)
             continue
-        by_para[home[0]].append(CharEdit(start, end, e.cor, e.type, e.annotator))
+        by_para[home].append(CharEdit(start, end, e.cor, e.type, e.annotator))
     for (ps, pe), para_edits in zip(paras, by_para, strict=True):
         out.blocks.extend(_paragraph_blocks(text[ps:pe], ps, para_edits, annotators, tokenize))
     return out
