@@ -211,8 +211,8 @@ def test_bea_json_real_release(tmp_path: Path, en: errtype.Annotator) -> None:
     mine, theirs = _blocks_by_source(out), _blocks_by_source(Path(official))
     common = [s for s in theirs if s in mine]
     assert len(common) >= 0.8 * len(theirs)
-    gold = Counter(e[:4] for s in common for e in theirs[s])
-    found = Counter(e[:4] for s in common for e in mine[s])
+    gold = Counter((s, *e[:4]) for s in common for e in theirs[s])
+    found = Counter((s, *e[:4]) for s in common for e in mine[s])
     spans = sum((gold & found).values()) / sum(gold.values())
     typed = sum(len(theirs[s] & mine[s]) for s in common) / max(sum((gold & found).values()), 1)
     assert spans >= 0.99 and typed >= 0.93, (spans, typed)  # regression pins (0.999, 0.950)
