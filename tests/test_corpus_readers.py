@@ -364,3 +364,18 @@ def test_uagec_tokenised_by_a_language_parser(tmp_path: Path) -> None:
                              *extra]) == 0
         (block,) = read_m2(out)
         assert (block.source, lines(block)) == (source, [(1, 2, "G/Other", "have", 0)])
+
+
+def test_l1_l2_sent_ids_checked_only_where_both_files_have_them(tmp_path: Path) -> None:
+    from errtype.errors import LineCountError
+    from errtype.parse.conllu import check_sentence_counts
+
+    word = "1\tx\tx\tX\t_\t_\t0\troot\t_\t_\n"
+    a = tmp_path / "a.conllu"
+    b = tmp_path / "b.conllu"
+    a.write_text(f"# sent_id = s1\n{word}\n# sent_id = s2\n{word}\n", encoding="utf-8")
+    b.write_text(f"{word}\n# sent_id = s2\n{word}\n", encoding="utf-8")  # first without id
+    assert check_sentence_counts([a, b]) == 2
+    b.write_text(f"{word}\n", encoding="utf-8")
+    with pytest.raises(LineCountError, match="different numbers of sentences"):
+        check_sentence_counts([a, b])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
+from itertools import zip_longest
 
 from ..errors import InputError, LineCountError, ResourceError
 from ..textio import read_lines
@@ -132,22 +133,24 @@ def count_sentences(path: PathLike) -> int:
     return n + inside
 
 
-def sentence_ids(path: PathLike) -> list[tuple[int, str | None]]:
+def sentence_ids(path: PathLike) -> Iterator[tuple[int, str | None]]:
     """``(first line, sent_id or None)`` of each sentence of a CoNLL-U file, without parsing."""
-    out: list[tuple[int, str | None]] = []
-    inside = False
+    first: int | None = None
+    sid: str | None = None
     for number, text, _ in read_lines(path, errors="replace"):
         if not text.strip():
-            inside = False
+            if first is not None:
+                yield first, sid
+            first = sid = None
             continue
-        if not inside:
-            out.append((number, None))
-            inside = True
-        if text.startswith("#") and out[-1][1] is None:
+        if first is None:
+            first = number
+        if text.startswith("#") and sid is None:
             key, eq, value = text[1:].partition("=")
             if eq and key.strip() == "sent_id":
-                out[-1] = (out[-1][0], value.strip())
-    return out
+                sid = value.strip()
+    if first is not None:
+        yield first, sid
 
 
 def check_sentence_counts(paths: Sequence[PathLike]) -> int:
@@ -155,21 +158,24 @@ def check_sentence_counts(paths: Sequence[PathLike]) -> int:
     Files that carry ``# sent_id`` (L1-L2 treebanks: learner text and its correction) must pair
     the same ids: :class:`InputError` naming the first sentence of a later file whose id differs
     from that of the first file's sentence at the same position (a sentence without an id in
-    either file is not checked)."""
-    ids = [sentence_ids(p) for p in paths]
-    counts = [len(x) for x in ids]
-    if len(set(counts)) > 1:
-        detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))
-        raise LineCountError(f"parallel CoNLL-U files have different numbers of sentences "
-                             f"({detail})")
-    for path, other in zip(paths[1:], ids[1:], strict=True):
-        for k, ((first_line, want), (line, got)) in enumerate(zip(ids[0], other, strict=True)):
+    either file is not checked). One streaming pass over the files."""
+    if not paths:
+        return 0
+    n = 0
+    for n, row in enumerate(zip_longest(*(sentence_ids(p) for p in paths)), 1):
+        if any(r is None for r in row):
+            counts = [count_sentences(p) for p in paths]
+            detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))
+            raise LineCountError(f"parallel CoNLL-U files have different numbers of sentences "
+                                 f"({detail})")
+        (first_line, want), *others = row
+        for path, (line, got) in zip(paths[1:], others, strict=True):
             if want is not None and got is not None and want != got:
-                raise InputError(f"sentence {k + 1} has sent_id {got!r}, but sentence {k + 1} "
-                                 f"of {paths[0]} (line {first_line}) has {want!r}: parallel "
-                                 "files pair sentences by position; sort both by the same order",
+                raise InputError(f"sentence {n} has sent_id {got!r}, but sentence {n} of "
+                                 f"{paths[0]} (line {first_line}) has {want!r}: parallel files "
+                                 "pair sentences by position; sort both by the same order",
                                  path=str(path), line=line)
-    return counts[0] if counts else 0
+    return n
 
 
 class PreParsed:
