@@ -14,6 +14,8 @@ parallel text or M2 -> GECToR edit tags, and back.
                                  essay-level M2 (a block per essay) -> MultiGEC Markdown essays
   errtype convert multigec-to-text ESSAYS.md -o OUT.txt [--align ORIG.md]
                                  MultiGEC Markdown -> one essay per line (newlines as tabs)
+  errtype convert bea-json-to-m2 IN.json -o OUT.m2 [--auto|--keep-codes]   BEA-2019 JSON -> M2
+  errtype convert uagec-to-m2 IN.ann [IN.ann ...] -o OUT.m2      UA-GEC annotated text -> M2
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ import argparse
 import sys
 
 from .common import (
+    add_backend_options,
     add_encoding_option,
     add_max_tokens_option,
+    backend_options,
     describe,
     details,
     new_parser,
@@ -96,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output M2 file ('-' = standard output)")
     _gector_parsers(sub)
     _multigec_parsers(sub)
+    _corpus_parsers(sub)
     return p
 
 
@@ -182,6 +187,77 @@ def m2_sniff(path: str) -> bool:
     return sniff_m2(read_head(path)) is True
 
 
+def _corpus_parsers(sub: argparse._SubParsersAction) -> None:
+    b = sub.add_parser(
+        "bea-json-to-m2", help="BEA-2019 JSON (W&I+LOCNESS, FCE) -> M2",
+        description="BEA-2019's JSON release of W&I+LOCNESS and FCE (one essay per line, edits "
+                    "as character offsets per annotator) -> M2, one block per sentence; the "
+                    "edits are typed by errtype's classifier (see docs/formats.md)")
+    b.add_argument("json_file", type=INPUT, help="JSON lines file, one essay per line")
+    b.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output M2 file ('-' = standard output)")
+    mode = b.add_mutually_exclusive_group()
+    mode.add_argument("--gold-spans", dest="mode", action="store_const", const="gold",
+                      help="keep the annotators' edit spans and type them (default)")
+    mode.add_argument("--auto", dest="mode", action="store_const", const="auto",
+                      help="extract the edits from each corrected sentence automatically")
+    b.add_argument("--no-min", action="store_true",
+                   help="--gold-spans: do not minimise the edits (as errtype-m2 -no_min)")
+    b.add_argument("--keep-codes", action="store_true",
+                   help="--gold-spans: type the edits by the file's own error codes (FCE's CLC "
+                        "codes, the fourth field of an edit; NA where absent) instead of "
+                        "errtype's classifier")
+    add_backend_options(b)
+    add_encoding_option(b)
+    b.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+    u = sub.add_parser(
+        "uagec-to-m2", help="UA-GEC annotated text (.ann) -> M2",
+        description="UA-GEC's annotated documents ({source=>correction:::error_type=T}) -> "
+                    "M2, one block per sentence, the corpus's error types kept; NNNN.aK.ann "
+                    "files of one document become its annotators K-1 (see docs/formats.md)")
+    u.add_argument("ann_files", nargs="+", type=INPUT, metavar="ANN",
+                   help="annotated files, e.g. data/gec-only/test/annotated/*.ann")
+    u.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output M2 file ('-' = standard output)")
+    add_backend_options(u)
+    for action in u._actions:  # the language's parser only tokenises here, and only if asked
+        if action.dest == "lang":
+            action.default = None
+            action.help = ("tokenise with this language's parser (errtype.load, with the "
+                           "options below); default: words and punctuation marks, no model "
+                           "needed")
+    add_encoding_option(u)
+    u.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+
+
+def _corpus(args: argparse.Namespace) -> str:
+    """Run a corpus-reader subcommand; the summary to print."""
+    from .. import load
+
+    if args.command == "bea-json-to-m2":
+        from ..corpora.bea_json import bea_json_to_m2, read_bea_json
+
+        if args.json_file != "-":  # a malformed record is reported before a model is loaded
+            for _ in read_bea_json(args.json_file, args.encoding_errors):
+                pass
+        annotator = load(args.lang, **backend_options(args))
+        r = bea_json_to_m2(annotator, args.json_file, args.out, args.mode or "gold",
+                           minimise=not args.no_min, keep_codes=args.keep_codes,
+                           encoding_errors=args.encoding_errors)
+        dropped = f"; {r.dropped} edits across a paragraph break left out" if r.dropped else ""
+        return f"wrote {args.out} ({r.essays} essays, {r.blocks} blocks{dropped})"
+    from ..corpora.spans import parser_tokenizer, simple_tokenize
+    from ..corpora.uagec import uagec_to_m2
+
+    tokenize = simple_tokenize
+    if args.lang is not None:
+        annotator = load(args.lang, **backend_options(args))
+        tokenize = parser_tokenizer(lambda t: annotator.parse(t, True).texts)
+    docs, blocks = uagec_to_m2(args.ann_files, args.out, tokenize,
+                               encoding_errors=args.encoding_errors)
+    return f"wrote {args.out} ({docs} documents, {blocks} blocks)"
+
+
 def _gector_parsers(sub: argparse._SubParsersAction) -> None:
     g = sub.add_parser(
         "parallel-to-gector", help="parallel text or M2 -> GECToR edit tags",
@@ -245,6 +321,13 @@ def _gector(args: argparse.Namespace) -> str:
 
 
 def _usage(args: argparse.Namespace) -> str | None:
+    if args.command == "bea-json-to-m2" and (args.no_min or args.keep_codes) \
+            and args.mode == "auto":
+        return "--no-min and --keep-codes apply to --gold-spans"
+    if args.command == "uagec-to-m2" and args.lang is None and any(
+            getattr(args, k) for k in ("spacy_model", "udpipe_model", "blis", "feats",
+                                       "granularity", "scheme", "no_simplified")):
+        return "the language and backend options need --lang (the parser that tokenises)"
     if args.command == "m2-to-table" and args.format == "parquet" and args.out == "-":
         return "--format parquet needs an output file (-o FILE), not standard output"
     if args.command != "parallel-to-gector":
@@ -283,6 +366,11 @@ def main(argv: list[str] | None = None) -> int:
                             encoding_errors=args.encoding_errors)
             if not args.quiet:
                 print(f"{PROG}: wrote {args.out} ({n} rows)", file=sys.stderr)
+            return 0
+        if args.command in ("bea-json-to-m2", "uagec-to-m2"):
+            summary = _corpus(args)
+            if not args.quiet:
+                print(f"{PROG} {args.command}: {summary}", file=sys.stderr)
             return 0
         if "multigec" in args.command:
             summary = _multigec(args)
