@@ -52,7 +52,15 @@ from ..score.meta.correlation import (
     system_correlation,
 )
 from ..textio import atomic_output
-from .common import add_output_option, describe, details, new_parser, run, spellings
+from .common import (
+    add_backend_options,
+    add_output_option,
+    describe,
+    details,
+    new_parser,
+    run,
+    spellings,
+)
 from .files import INPUT, OUTPUT, SVG_FOLDER, m2_input, text_input
 
 PROG = "errtype-meta"
@@ -123,12 +131,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="metrics of the registry (errtype score --list), or all")
     tl.add_argument("--rater", nargs="+", metavar="NAME",
                     help="only these raters' ratings (default: every rater)")
-    tl.add_argument("--lang", default="sv",
-                    help="language of the texts, for metrics that extract edits (default: sv)")
-    tl.add_argument("--udpipe-model", type=INPUT,
-                    help="UDPipe 1 .udpipe model of the language (default: the model fetched "
-                         "by 'errtype download LANG')")
-    tl.add_argument("--spacy-model", help="spaCy pipeline name or path instead of UDPipe")
+    add_backend_options(tl)
+    for action in tl._actions:
+        if action.dest == "lang":
+            action.default = "sv"
+            action.help = ("language of the texts, for the metrics that extract edits "
+                           "(default: sv); any code of a UD language works")
     tl.add_argument("--tsv", action="store_true",
                     help="print only the correlation table, one metric and human measure a "
                          "row (a metric that cannot run: NaN values and the reason)")
