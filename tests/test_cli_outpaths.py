@@ -285,7 +285,8 @@ def test_what_is_not_a_clash(inputs: dict[str, Path], tmp_path: Path) -> None:
 #: and an output never overwrites an input
 NOT_PATHS = {
     "annotators": "ids", "baseline": "a system name",
-    "data": "read: rater JSON files or folders (meta textlevel)", "rater": "names", "dask": "an address", "device": "a name",
+    "data": "read: rater JSON files or folders (meta textlevel)", "rater": "names",
+    "dask": "an address", "device": "a name",
     "filt": "types", "human_column": "a column", "ignore": "codes", "lang": "a code",
     "lm": "read: a model spec (sphinx:PATH)", "metric_column": "a column",
     "metrics": "metric names", "option": "METRIC.KEY=VALUE", "seeda": "read: a folder",

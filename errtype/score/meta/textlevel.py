@@ -38,9 +38,9 @@ from ...errors import InputError
 from ..common import sentence_value
 from .correlation import pearson, spearman
 
-__all__ = ["ASPECTS", "ENGLISH_MODELS", "HUMAN", "Item", "JudgmentSet", "MetricScores", "as_line", "correlate",
-           "human_table", "rated_items_or_error", "read_judgment_set", "read_rater_file",
-           "score_metrics"]
+__all__ = ["ASPECTS", "ENGLISH_MODELS", "HUMAN", "Item", "JudgmentSet", "MetricScores",
+           "as_line", "correlate", "human_table", "rated_items_or_error", "read_judgment_set",
+           "read_rater_file", "score_metrics"]
 
 #: the rated aspects, as the tool names them
 ASPECTS = ("Grammaticality", "Fluency", "Meaning Preservation")
