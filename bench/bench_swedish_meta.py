@@ -131,12 +131,12 @@ def run_set(label: str, js: tl.JudgmentSet, names: list[str], raters: list[str] 
     rows = tl.correlate(js, scores, items, raters)
     order = {n: i for i, n in enumerate(names)}
     rows.sort(key=lambda r: (order[r["metric"]], tl.HUMAN.index(r["human"])))
-    print(f"\nmetric\thuman\tsys_pearson\tsys_spearman\t(n={len(js.systems())})\titem_pearson"
-          "\titem_spearman\titems\tnote")
+    print(f"\nsystem level over {len(js.systems())} system(s), item level over the rated outputs")
+    print("metric\thuman\tsys_pearson\tsys_spearman\titem_pearson\titem_spearman\titems\tnote")
     for r in rows:
         note = tl.ENGLISH_MODELS.get(r["metric"], "")
         print(f"{r['metric']}\t{r['human']}\t{fmt(r['system_pearson'])}\t"
-              f"{fmt(r['system_spearman'])}\t\t{fmt(r['item_pearson'])}\t"
+              f"{fmt(r['system_spearman'])}\t{fmt(r['item_pearson'])}\t"
               f"{fmt(r['item_spearman'])}\t{r['items']}\t{note}")
     if failed:
         print("\nnot run:")

@@ -207,3 +207,16 @@ def test_real_ratings_give_the_papers_table4(tmp_path: Path) -> None:
     text = tl.read_judgment_set([root / "annotations" / "sv-test.json"])
     assert len(text.items) == 50 and text.systems() == ["UAM-CSI"]
     assert len(text.rated_items()) == 1  # the fork's text-level ratings: a one-essay pilot
+
+
+def test_metrics_that_extract_edits_run_with_a_udpipe_model(ratings: Path,
+                                                            tiny_udpipe_model: Path) -> None:
+    """A UD language's edit-based metrics run once a parser is given (here the tests' tiny
+    Czech tagger standing in for a Swedish one: the texts are pre-tokenised)."""
+    out = run_cli("--data", str(ratings), "-m", "maxmatch", "errant", "--rater", "anna",
+                  "--tsv", "--lang", "cs", "--udpipe-model", str(tiny_udpipe_model))
+    rows = [dict(zip(TEXTLEVEL_COLUMNS, ln.split("\t"), strict=True))
+            for ln in out.splitlines()[1:]]
+    assert {r["status"] for r in rows} == {"ok"}
+    g = {r["metric"]: r for r in rows if r["human"] == "Grammaticality"}
+    assert float(g["maxmatch"]["system_spearman"]) == pytest.approx(1.0)
