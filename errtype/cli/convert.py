@@ -10,6 +10,10 @@ parallel text or M2 -> GECToR edit tags, and back.
   errtype convert parallel-to-gector -orig SRC -cor TGT -o OUT   GECToR's preprocess_data.py
   errtype convert parallel-to-gector --from-m2 IN.m2 -o OUT      tags from the M2's edits
   errtype convert gector-to-text TAGS -o OUT                     tags -> corrected text
+  errtype convert m2-to-multigec ESSAYS.m2 -o OUT.md [--annotator N] [--ids ORIG.md]
+                                 essay-level M2 (a block per essay) -> MultiGEC Markdown essays
+  errtype convert multigec-to-text ESSAYS.md -o OUT.txt [--align ORIG.md]
+                                 MultiGEC Markdown -> one essay per line (newlines as tabs)
 """
 
 from __future__ import annotations
@@ -91,7 +95,91 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
                    help="output M2 file ('-' = standard output)")
     _gector_parsers(sub)
+    _multigec_parsers(sub)
     return p
+
+
+MD_HINT = "a MultiGEC Markdown file is turned into text with: errtype convert multigec-to-text"
+
+
+def _multigec_parsers(sub: argparse._SubParsersAction) -> None:
+    m = sub.add_parser(
+        "m2-to-multigec", help="essay-level M2 -> MultiGEC Markdown essays",
+        description="Essay-level M2 (one block per essay, its S line the whole essay's tokens) "
+                    "-> an annotator's corrected essays in MultiGEC-2025's Markdown format "
+                    "(### essay_id = ID lines; see docs/formats.md). The corrected tokens are "
+                    "joined by spaces.")
+    m.add_argument("m2_file", type=m2_input(MD_HINT), help="M2 file ('-' = standard input)")
+    m.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output Markdown file ('-' = standard output)")
+    m.add_argument("--annotator", type=int, default=0, metavar="ID",
+                   help="whose corrections (default: 0)")
+    m.add_argument("--ids", type=INPUT, metavar="FILE.md",
+                   help="take the essay ids, in block order, from this MultiGEC file (e.g. "
+                        "the orig file the M2 was made from; default: 1, 2, ...)")
+    m.add_argument("--missing", choices=("skip", "first", "orig"), default="skip",
+                   help="a block without --annotator's edit lines: leave the essay out "
+                        "(default, as MultiGEC reference files lack essays), use the block's "
+                        "first annotator (errtype's M2 convention) or write it unchanged")
+    m.add_argument("--errant-compat", action="store_true",
+                   help="apply edits as ERRANT 3.0.2 does ('-NONE-' and 'a||b' literal, no "
+                        "overlap resolution) instead of the m2scorer reading")
+    t = sub.add_parser(
+        "multigec-to-text", help="MultiGEC Markdown essays -> one essay per line",
+        description="MultiGEC-2025 Markdown essays -> one essay per line, as the official "
+                    "evaluation's utils_transform_markdown_to_one_essay_per_line.py writes them: "
+                    "a newline inside an essay becomes a tab (--newline), and with --align the "
+                    "lines follow an orig file's essays, a missing essay written as '!'.")
+    t.add_argument("md_file", type=INPUT, help="MultiGEC Markdown file ('-' = standard input)")
+    t.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output text file ('-' = standard output)")
+    t.add_argument("--align", type=INPUT, metavar="ORIG.md",
+                   help="write the essays in this orig file's order; an essay MD_FILE lacks is "
+                        "'!' (the official scorer's choice for a hypothesis), an essay ORIG.md "
+                        "lacks is an error")
+    t.add_argument("--newline", choices=("tab", "space"), default="tab",
+                   help="a newline inside an essay: a tab (default; the official script's "
+                        "replace) or a space (what the official syntok pretokenisation, run "
+                        "before that replace, leaves)")
+    t.add_argument("--ids-out", type=OUTPUT, metavar="FILE",
+                   help="also write each line's essay id, one per line")
+    for s in (m, t):
+        add_encoding_option(s)
+        s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+
+
+def _multigec(args: argparse.Namespace) -> str:
+    """Run a MultiGEC subcommand; the summary to print."""
+    from .. import m2
+    from ..convert.multigec import m2_to_multigec, multigec_to_text, read_ids
+    from ..errors import InputError
+    from ..essay import is_multigec
+
+    if args.command == "m2-to-multigec":
+        ids = None if args.ids is None else read_ids(args.ids, args.encoding_errors)
+        written, skipped = m2_to_multigec(
+            args.m2_file, args.out, annotator=args.annotator, ids=ids, missing=args.missing,
+            rules=m2.ERRANT if args.errant_compat else m2.M2SCORER,
+            encoding_errors=args.encoding_errors)
+        left = f", {skipped} without annotator {args.annotator} left out" if skipped else ""
+        return f"wrote {args.out} ({written} essays{left})"
+    for path in (args.md_file, args.align):
+        if path is not None and path != "-" and not is_multigec(path) and m2_sniff(path):
+            raise InputError("this is an M2 file, not MultiGEC Markdown; convert it with: "
+                             "errtype convert m2-to-multigec", path=str(path))
+    lines, missing = multigec_to_text(args.md_file, args.out, align=args.align,
+                                      newline=args.newline, ids_out=args.ids_out,
+                                      encoding_errors=args.encoding_errors)
+    note = f", {missing} missing essays written as '!'" if missing else ""
+    return f"wrote {args.out} ({lines} essays{note})"
+
+
+def m2_sniff(path: str) -> bool:
+    """Whether the start of ``path`` reads as M2."""
+    from ..m2 import sniff_m2
+    from ..textio import read_head
+
+    return sniff_m2(read_head(path)) is True
 
 
 def _gector_parsers(sub: argparse._SubParsersAction) -> None:
@@ -195,6 +283,11 @@ def main(argv: list[str] | None = None) -> int:
                             encoding_errors=args.encoding_errors)
             if not args.quiet:
                 print(f"{PROG}: wrote {args.out} ({n} rows)", file=sys.stderr)
+            return 0
+        if "multigec" in args.command:
+            summary = _multigec(args)
+            if not args.quiet or "left out" in summary or "missing" in summary:
+                print(f"{PROG} {args.command}: {summary}", file=sys.stderr)
             return 0
         if "gector" in args.command:
             summary = _gector(args)

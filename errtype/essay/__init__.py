@@ -1,0 +1,24 @@
+"""Essays: whole texts (several sentences and paragraphs) rather than single sentences.
+
+:mod:`errtype.essay.multigec` reads and writes MultiGEC-2025's Markdown essay files.
+"""
+
+from __future__ import annotations
+
+from .multigec import (
+    OFFICIAL_MISSING_HYPOTHESIS,
+    Essay,
+    Metadata,
+    ParallelEssay,
+    hypothesis_text,
+    is_multigec,
+    parse_name,
+    read_metadata,
+    read_multigec,
+    read_parallel_essays,
+    write_multigec,
+)
+
+__all__ = ["OFFICIAL_MISSING_HYPOTHESIS", "Essay", "Metadata", "ParallelEssay", "hypothesis_text",
+           "is_multigec", "parse_name", "read_metadata", "read_multigec", "read_parallel_essays",
+           "write_multigec"]
