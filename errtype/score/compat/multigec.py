@@ -36,6 +36,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from ...errors import InputError, ResourceError
+from ...essay.multigec import OFFICIAL_MISSING_HYPOTHESIS as MISSING_HYPOTHESIS
 from ...m2 import M2Block, M2Edit
 from ...tokens import Sentence, Token
 from ..common import ScoreResult, signature
@@ -47,8 +48,6 @@ __all__ = ["LANGUAGES", "MISSING_HYPOTHESIS", "MultigecGleu", "WhitespaceParser"
 
 PathLike = str | os.PathLike[str]
 
-#: what the official conversion writes for an essay a hypothesis file lacks
-MISSING_HYPOTHESIS = "!"
 #: the languages the fork's ``errant.load`` accepts, but Icelandic (parsed by UDPipe 2's web
 #: service there, which this profile does not reproduce)
 LANGUAGES = ("cs", "de", "el", "en", "et", "it", "lv", "ru", "sl", "sv", "uk")
