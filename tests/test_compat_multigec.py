@@ -137,6 +137,58 @@ def test_gleu_is_koyamas(essays: dict[str, Path]) -> None:
         assert multigec.official_gleu_text(ours) == out.split()[1]
 
 
+#: hard cases: an empty orig essay, an empty hypothesis essay, a punctuation-only one, one equal
+#: to the orig, newlines and repeated spaces only, a no-break space, quotes and an ellipsis
+EDGE = {
+    "orig": {"1": "Я пішов до школи, і там був день.", "2": "", "3": "Він читає книгу вдома.",
+             "4": "Ми йдемо додому швидко.", "5": "Це тест.",
+             "6": "Перший рядок.\nДругий рядок.", "7": "Слово\u00a0слово і\tтаб.",
+             "8": "“Лапки” — це «добре»... Так?!"},
+    "ref1": {"1": "Я пішла до школи і там був день!", "2": "Щось.",
+             "3": "Він читав книгу вдома.", "4": "Ми йдемо додому.", "5": "Це тест.",
+             "6": "Перший рядок.\n\nДругий рядок!", "7": "Слово слово і таб.",
+             "8": "\"Лапки\" - це «добре» ... Так?"},
+    "hyp": {"1": "Я пішла до школи, і там був день.", "2": "Щось інше.", "3": "", "4": "!!!",
+            "5": "Це тест.", "6": "Перший   рядок.\n\n\nДругий рядок.",
+            "7": "Слово\u00a0слово і таб.", "8": "“Лапки” — це «добре» … Так?!"},
+}
+#: regression pin; the official pipeline (bench/multigec_official.py) gave the same on 2026-11-28
+EDGE_PIN = (1, 3, 10, "25.9735")
+
+
+@pytest.fixture
+def edge(tmp_path: Path) -> Path:
+    for name, essays in EDGE.items():
+        _md(tmp_path / f"{name}.md", essays)
+    return tmp_path
+
+
+def test_edge_essays(edge: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _ours("uk", edge, "hyp", capsys) == EDGE_PIN
+
+
+def test_udpipe_model_is_not_read(edge: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = shared_path("..", "models", "uk.udpipe")
+    args = ["-m", "errant", "gleu", "--compat", "multigec", "--lang", "uk", "--src",
+            str(edge / "orig.md"), "--ref", str(edge / "ref1.md"), "--hyp", str(edge / "hyp.md"),
+            "--tsv"]
+    capsys.readouterr()
+    assert main(args) == 0
+    plain = capsys.readouterr().out
+    assert main([*args, "--udpipe-model", str(model)]) == 0
+    got = capsys.readouterr()
+    assert got.out == plain and "--udpipe-model is not read" in got.err
+
+
+@pytest.mark.slow
+def test_edge_essays_as_official(edge: Path) -> None:
+    official = bench_module("multigec_official")
+    if official.peer() is None:
+        pytest.skip(official.INSTALL)
+    theirs = official.run_official("uk", edge / "orig.md", [edge / "ref1.md"], edge / "hyp.md")
+    assert (theirs["tp"], theirs["fp"], theirs["fn"], theirs["gleu"]) == EDGE_PIN
+
+
 # --------------------------------------------------------------------------- shared essay sets
 
 #: regression pin (errtype's counts; on 2026-11-28 bench/bench_multigec.py found the official
@@ -162,6 +214,7 @@ def essay_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def _ours(lang: str, folder: Path, system: str, capsys: pytest.CaptureFixture[str]
           ) -> tuple[int, int, int, str]:
+    """errtype's TP, FP, FN and official GLEU text of ``folder/system.md`` (CLI, --tsv)."""
     refs = bench_module("bench_multigec").references(folder)
     capsys.readouterr()
     assert main(["-m", "errant", "gleu", "--compat", "multigec", "--lang", lang, "--src",

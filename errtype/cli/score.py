@@ -412,6 +412,10 @@ def main(argv: list[str] | None = None) -> int:
                                same_source=any(i.same_source for i in infos), language=language)
         seconds: dict[str, float] = {}
         rows = aggregate_rows(score_systems(metrics, suite, seconds), args.aggregation)
+        if args.compat == "multigec":
+            from ..score.compat.multigec import sign
+
+            sign(rows)
         for note in suite.notes:
             if note.startswith("warning:"):
                 print(f"{PROG}: {note}", file=sys.stderr)

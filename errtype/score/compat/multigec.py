@@ -325,3 +325,12 @@ def compat_metrics(metrics: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
 def needs_edits(metrics: Sequence[tuple[str, Any]]) -> bool:
     """Whether a metric of ``metrics`` compares edits (so they must be extracted)."""
     return any("hyp_edits" in getattr(m, "uses", ()) for _, m in metrics)
+
+
+def sign(rows: Sequence[Any]) -> None:
+    """Mark the ERRANT results' signatures with the profile (GLEU's names it already)."""
+    from ..common import with_setting
+
+    for r in rows:
+        if "compat:multigec" not in r.result.signature:
+            r.result.signature = with_setting(r.result.signature, "edits", "multigec-fork")
