@@ -1,6 +1,7 @@
 """``--compat multigec``: MultiGEC-2025's official GLEU and ERRANT scores of Markdown essays.
 
-The official pipeline (spraakbanken/multigec-2025 ``scripts/local_eval/gleu_errant``):
+The official pipeline (spraakbanken/multigec-2025 @ a9aa8b5 ``scripts/local_eval/gleu_errant``,
+with the fork cainesap/errant @ 16d835e, 2024-11-11, the version its README installs):
 
 1. ``utils_transform_markdown_to_one_essay_per_line.py``: each essay of a Markdown file is
    pre-tokenised with syntok (tokens joined by single spaces, so its newlines vanish) and written
@@ -14,7 +15,8 @@ The official pipeline (spraakbanken/multigec-2025 ``scripts/local_eval/gleu_erra
    tokenizer (the whole UDPipe pipeline: tokenizer, tagger, parser) by a whitespace tokenizer
    before every parse, so the Doc's tokens are the line's space-separated words and carry **no**
    lemma, POS, tag, morphology or dependency: the UDPipe model is loaded but never run, and
-   which model is installed does not change a score. The English ERRANT 3.0.0 merger and
+   which model is installed does not change a score (its comment "split on whitespace, tag and
+   parse" says otherwise; the code does not tag). The English ERRANT 3.0.0 merger and
    classifier then see bare words; the fork's classifier maps an empty tag to POS ``X`` and dep
    ``dep`` (both behave like errtype's empty ones). A line whose orig is empty is skipped.
 3. ``errant_compare -hyp -ref`` (unchanged from ERRANT) and Shota Koyama's ``gleu -d 4 -f -n 4
