@@ -10,12 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from errtype.convert.checkpoint import Resumable, kept_items
 
 import errtype
-from errtype.convert import checkpoint
 from errtype.cli import m2 as cli
-from errtype.convert import parallel_to_m2
+from errtype.convert import checkpoint, parallel_to_m2
+from errtype.convert.checkpoint import Resumable, kept_items
 from errtype.errors import InputError
 
 from .conftest import peer

@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
-from errtype.convert.ranges import cut, line_ranges, range_lines, range_sizes
 
 import errtype
 from errtype import textio
 from errtype.convert import parallel_to_m2
+from errtype.convert.ranges import cut, line_ranges, range_lines, range_sizes
 from errtype.errors import EncodingError, InputError
 from errtype.textio import read_parallel
 

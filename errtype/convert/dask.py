@@ -28,7 +28,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..annotator import Annotator
@@ -63,7 +63,7 @@ class Settings:
     #: ``(("spacy_model", "en_core_web_sm"),)`` or ``(("udpipe_model", "/models/cs.udpipe"),)``
     backend: tuple[tuple[str, Any], ...] = ()
     #: how to annotate and format (the job's one options object)
-    options: JobOptions = JobOptions()
+    options: JobOptions = field(default_factory=JobOptions)
 
     @classmethod
     def make(cls, lang: str = "en", backend: dict[str, Any] | None = None,
@@ -86,7 +86,9 @@ def worker_annotator(lang: str, backend: tuple[tuple[str, Any], ...] = ()) -> An
     key = (lang, backend)
     annotator = _ANNOTATORS.get(key)
     if annotator is None:
-        annotator = _ANNOTATORS[key] = Annotator(lang, **dict(backend))
+        from .. import load
+
+        annotator = _ANNOTATORS[key] = load(lang, **dict(backend))
     return annotator
 
 

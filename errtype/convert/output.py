@@ -122,7 +122,8 @@ def m2_sink(out: PathLike, report: Report, resume: dict[str, Any] | None = None,
 def job_identity(annotator: Annotator, inputs: Sequence[PathLike], kind: str, **options: Any
                  ) -> dict[str, Any]:
     """What a resumed conversion must share with the run that died: the kind of job, the input
-    files (size and SHA-256), the options, the language and parser, errtype's version."""
+    files (size and SHA-256), the options, the language with its options and the parser,
+    errtype's version."""
     from ..version import __version__
     from .checkpoint import file_identity
 
@@ -134,7 +135,7 @@ def job_identity(annotator: Annotator, inputs: Sequence[PathLike], kind: str, **
         model = f"{meta.get('lang')}_{meta.get('name')}-{meta.get('version')}"
     return {"errtype": __version__, "kind": kind, "inputs": file_identity(inputs),
             "lang": annotator.lang,
-            "feats": bool(getattr(annotator.language, "feats", False)),
+            "language": annotator.language.option_values(),
             "parser": f"{type(parser).__module__}.{type(parser).__qualname__}",
             "model": None if model is None else str(model), "options": options}
 
