@@ -302,3 +302,17 @@ def test_the_commands_offer_the_declared_options() -> None:
               for g in parser._action_groups}
     for title, option, _ in declared_options():
         assert set(option.spellings) <= groups[title or "language and backend"]
+
+
+def test_the_registry_lists_every_declaring_language() -> None:
+    """A built-in language with options of its own is in ``_DECLARING`` (the registry imports
+    only those to list options); every other one takes the base language's."""
+    from errtype import lang
+    from errtype.lang.base import Language
+
+    for code, target in lang._BUILTIN.items():
+        cls = lang._load_target(target)
+        own = cls.options != Language.options
+        assert own == (code in lang._DECLARING), code
+        listed = {o for _, o, codes in lang.declared_options() if code in codes}
+        assert listed == (set(cls.options) if own else set()), code

@@ -96,15 +96,21 @@ def get_language(code: str, **options: Any) -> Language:
     return lang.with_options(**options) if options else lang
 
 
+#: the built-in languages that declare options of their own (the others take the base
+#: language's): only these are imported to list them, so that a command starts without importing
+#: every language (tests/test_job_design.py checks this against the classes)
+_DECLARING = ("zh",)
+
+
 def declared_options() -> list[tuple[str | None, LanguageOption, tuple[str, ...]]]:
     """``(title, option, codes)`` of each option the base language and the built-in languages
     declare, in declaration order: the command line's heading of the option (None: with the
-    backend options) and the built-in codes that take it (every UD language takes the base
-    language's)."""
+    backend options) and the built-in codes that declare it (none for the base language's,
+    which every language takes unless it declares its own)."""
     found: dict[LanguageOption, tuple[str | None, list[str]]] = {
         o: (Language.options_title, []) for o in Language.options}
-    for code, target in _BUILTIN.items():
-        cls = _load_target(target)
+    for code in _DECLARING:
+        cls = _load_target(_BUILTIN[code])
         for o in cls.options:
             found.setdefault(o, (cls.options_title, []))[1].append(code)
     return [(title, o, tuple(codes)) for o, (title, codes) in found.items()]
