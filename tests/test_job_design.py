@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -316,3 +318,47 @@ def test_the_registry_lists_every_declaring_language() -> None:
         assert own == (code in lang._DECLARING), code
         listed = {o for _, o, codes in lang.declared_options() if code in codes}
         assert listed == (set(cls.options) if own else set()), code
+
+
+# --- a job kind is one reader ----------------------------------------------------------------
+
+PAIRS = [("He go home .", "He goes home ."), ("A cat sat .", "A cat sat ."),
+         ("I has a apple .", "I have an apple .")]
+
+
+def _tsv_job(path: Path) -> Any:
+    """A kind of input the producers do not know (``orig<TAB>cor`` lines), as a Job."""
+    from errtype.convert import Job
+
+    def read(skip: int) -> Iterator[tuple[int, tuple[str, list[str]]]]:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, text in enumerate(lines[skip:], skip + 1):
+            orig, cor = text.split("\t")
+            yield number, (orig, [cor])
+
+    return Job("tsv", [path], read, path=path)
+
+
+def test_a_job_kind_is_one_reader(tmp_path: Path) -> None:
+    """run_job gives a new kind what the producers have: the same M2 as parallel text, the
+    report, resumable output, and errors naming the file and line."""
+    import errtype
+    from errtype.convert import JobOptions, parallel_to_m2, run_job
+
+    en = errtype.load("en")
+    tsv = tmp_path / "pairs.tsv"
+    tsv.write_text("".join(f"{o}\t{c}\n" for o, c in PAIRS), encoding="utf-8")
+    orig, cor = tmp_path / "o.txt", tmp_path / "c.txt"
+    orig.write_text("".join(f"{o}\n" for o, _ in PAIRS), encoding="utf-8")
+    cor.write_text("".join(f"{c}\n" for _, c in PAIRS), encoding="utf-8")
+    options = JobOptions()
+    report = run_job(en, _tsv_job(tsv), tmp_path / "tsv.m2", options)
+    parallel_to_m2(en, orig, [cor], tmp_path / "parallel.m2", options)
+    assert (tmp_path / "tsv.m2").read_bytes() == (tmp_path / "parallel.m2").read_bytes()
+    assert (report.blocks, report.noops) == (3, 1)
+    run_job(en, _tsv_job(tsv), tmp_path / "resumed.m2", replace(options, resume=True))
+    assert (tmp_path / "resumed.m2").read_bytes() == (tmp_path / "tsv.m2").read_bytes()
+    tsv.write_text("He go home .\tHe goes home .\nA b .\tA ||| b .\n", encoding="utf-8")
+    with pytest.raises(errtype.InputError) as failed:
+        run_job(en, _tsv_job(tsv), tmp_path / "bad.m2", options)
+    assert (failed.value.path, failed.value.line) == (str(tsv), 2)

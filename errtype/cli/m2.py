@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
             from ..annotator import Annotator
             from ..parse.conllu import PreParsed
 
-            annotator = Annotator(args.lang, parser=PreParsed())
+            annotator = Annotator(args.lang, parser=PreParsed(), **language_options(args))
         else:
             annotator = load(args.lang, **backend_options(args))
         with Progress(state["total"], prog, enabled=None if not args.quiet else False

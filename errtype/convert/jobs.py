@@ -9,6 +9,14 @@ kind alike: the sink (:func:`errtype.convert.output.m2_sink`) and the resumable 
 skipping what an interrupted run wrote, progress, annotation
 (:meth:`errtype.Annotator.annotate_stream`, forked workers with ``jobs > 1``), formatting in the
 workers, and errors naming file and line.
+
+A new kind of input is one producer function: read the input as ``(line, item)`` pairs after the
+first ``skip`` items (an item is ``(orig, [cor, ...])`` strings or Sentences; ``line`` is what
+errors and the report name), then ``run_job(annotator, Job("kind", [files], read, path=file),
+out, resolve(options, overrides), progress)``. A kind whose blocks are not one annotation each
+passes ``fmt`` (called in the workers with ``errant_noop=`` and ``dialect=``, returning a
+:class:`~errtype.convert.output.Formatted`). New options are fields of
+:class:`~errtype.convert.options.JobOptions`, set once in :func:`errtype.cli.m2.job_options`.
 """
 
 from __future__ import annotations
