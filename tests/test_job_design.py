@@ -362,3 +362,20 @@ def test_a_job_kind_is_one_reader(tmp_path: Path) -> None:
     with pytest.raises(errtype.InputError) as failed:
         run_job(en, _tsv_job(tsv), tmp_path / "bad.m2", options)
     assert (failed.value.path, failed.value.line) == (str(tsv), 2)
+
+
+def test_an_option_the_language_does_not_declare_is_a_usage_error() -> None:
+    """Refused from the declarations before any work (Chinese declares no ``feats``: this was a
+    TypeError traceback at load time)."""
+    import errtype
+    from errtype.cli.common import language_options
+    from errtype.cli.m2 import build_parser
+
+    parse = build_parser().parse_args
+    base = ["-orig", "o", "-cor", "c", "-o", "x"]
+    with pytest.raises(errtype.InputError, match="--lang zh takes no --feats"):
+        language_options(parse([*base, "--lang", "zh", "--feats"]))
+    with pytest.raises(errtype.InputError, match="--scheme apply to languages written without "
+                                                 r"spaces \(zh\), not --lang cs"):
+        language_options(parse([*base, "--lang", "cs", "--scheme", "cherrant"]))
+    assert language_options(parse([*base, "--lang", "cs", "--feats"])) == {"feats": True}

@@ -1,13 +1,12 @@
 """Corpus-level conversions, grouped by direction of flow.
 
 Producers make edits from text (:mod:`.annotate`: parallel text, ChERRANT's parallel format or
-CoNLL-U -> M2;
-:mod:`.reannotate`: M2 -> re-typed M2; :mod:`.hf`: edit columns of a Hugging Face dataset;
-:mod:`.gector_files`: GECToR's edit tags of parallel text or M2, and back); exporters turn M2 into
-other formats (:mod:`.export`: parallel text, JSON lines; :mod:`.table`: one row per edit as JSON
-lines, TSV, Parquet or pandas). :mod:`.gector` is GECToR's tag format and alignment, :mod:`.output`
-is where producers write: the :class:`Report`, atomic or resumable output and the identity a
-resumed job must share with the run that died.
+CoNLL-U -> M2; :mod:`.reannotate`: M2 -> re-typed M2; :mod:`.hf`: edit columns of a Hugging Face
+dataset; :mod:`.gector_files`: GECToR's edit tags of parallel text or M2, and back); exporters
+turn M2 into other formats (:mod:`.export`: parallel text, JSON lines; :mod:`.table`: one row per
+edit as JSON lines, TSV, Parquet or pandas). :mod:`.gector` is GECToR's tag format and
+alignment, :mod:`.output` is where producers write: the :class:`Report`, atomic or resumable
+output and the identity a resumed job must share with the run that died.
 
 An annotation job has one home here: :mod:`.options` (the one frozen :class:`JobOptions` of a
 run), :mod:`.jobs` (a :class:`Job` is an input read as items; :func:`run_job` annotates, formats
