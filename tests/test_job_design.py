@@ -379,3 +379,8 @@ def test_an_option_the_language_does_not_declare_is_a_usage_error() -> None:
                                                  r"spaces \(zh\), not --lang cs"):
         language_options(parse([*base, "--lang", "cs", "--scheme", "cherrant"]))
     assert language_options(parse([*base, "--lang", "cs", "--feats"])) == {"feats": True}
+    from errtype.cli.common import backend_given
+
+    assert not backend_given(parse([*base, "--lang", "zh"]))
+    assert backend_given(parse([*base, "--no-simplified"]))
+    assert backend_given(parse([*base, "--blis"]))

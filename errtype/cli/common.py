@@ -174,6 +174,15 @@ def language_options(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
+def backend_given(args: argparse.Namespace) -> bool:
+    """Whether the command line gave any backend option or language option
+    (:func:`add_backend_options` but ``--lang``), e.g. to refuse them without ``--lang``."""
+    from ..lang import declared_options
+
+    return any(getattr(args, k, None) for k in ("spacy_model", "udpipe_model", "blis")) or \
+        any(option.given(args)[0] for _, option, _ in declared_options())
+
+
 def add_edit_gold_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """``--edit-gold MODE`` and its shorthands ``--keep-gold-types`` (= m2) and
     ``--retype-gold`` (= retype), which exclude each other: the gold edits of the metrics that
