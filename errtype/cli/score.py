@@ -37,6 +37,7 @@ from .common import (
     backend_options,
     edit_gold,
     gold_hint,
+    language_options,
     new_parser,
     run,
     spellings,
@@ -370,7 +371,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def body() -> int:
-        from ..annotator import LANGUAGE_OPTIONS
         from ..score.registry import ALIASES, describe
         from ..score.suite import aggregate_rows, load_suite, parse_system_arg, score_systems
 
@@ -399,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         metrics = _build(args.metrics, args)
         infos = [describe(m) for _, m in metrics]
         language = None
-        chosen = {k: v for k, v in options.items() if k in LANGUAGE_OPTIONS}
+        chosen = language_options(args)
         if chosen:
             from ..lang import get_language
 
