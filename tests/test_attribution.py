@@ -222,3 +222,47 @@ def test_report_attribution_table_in_chromium(tmp_path: Path) -> None:
     assert unedited and all(got[t][-1] == "\u2014" for t in unedited)
     assert "attribution green:shapley" in report.signatures
     assert "METRIC:METHOD sum" in dom.by_id["types"]["text"]
+
+
+# ------------------------------------------------------------------ errtype score --attribution
+
+
+def test_score_attribution_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from .test_report_select import GOLD, GOOD, SOURCES
+
+    gold, good = _blocks(SOURCES, GOLD), _blocks(SOURCES, GOOD)
+    write_m2(gold, tmp_path / "gold.m2")
+    write_m2(good, tmp_path / "good.m2")
+    base = ["score", "-m", "green", "sentm2", "--ref", str(tmp_path / "gold.m2"), "--hyp",
+            f"good={tmp_path / 'good.m2'}", "--attribution", "sub"]
+    assert errtype_main([*base, "--json", "--sent", "-o", str(tmp_path / "a.json")]) == 0
+    data = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    for r in data["results"]:
+        att = r["attribution"]
+        assert att["method"] == "sub" and "attribution:sub" in att["signature"]
+        ours = attribute_corpus(get_metric(r["metric"]), ScoreInput(gold, [
+            _corrected(b) for b in good]), good, method="sub")
+        assert att["per_type"] == per_type(ours)  # JSON keeps floats exactly
+        for s, o in zip(att["sentences"], ours, strict=True):
+            assert [e["value"] for e in s["edits"]] == pytest.approx([a.value for a in o.edits])
+            if s["edits"] and any(e["raw"] for e in s["edits"]):
+                assert math.fsum(e["value"] for e in s["edits"]) == pytest.approx(s["delta"])
+    assert errtype_main([*base, "--tsv"]) == 0
+    out = capsys.readouterr().out
+    block = out.split("system\tmetric\tmethod\ttype\tedits\tsum\tmean\n", 1)[1].splitlines()
+    assert {tuple(line.split("\t")[:4]) for line in block} == {
+        ("good", m, "sub", t) for m in ("green", "sentm2") for t in per_type(ours)}
+    files = base[4:8]  # --ref GOLD --hyp good=GOOD
+    for argv, msg in ((["score", "-m", "green", *files, "--seed", "1"], "--attribution METHOD"),
+                      (["score", "-m", "goto", *files, "--attribution", "add"],
+                       "set of systems")):
+        assert errtype_main(argv) == 2
+        assert msg in capsys.readouterr().err
+
+
+def _corrected(block: M2Block) -> str:
+    from errtype.m2 import apply_edits
+
+    return apply_edits(block.tokens, [e for e in block.edits if not e.is_noop]).text
