@@ -131,6 +131,45 @@ def test_bad_input_is_refused() -> None:
         attribute_corpus(m, ScoreInput([], ["x"], sources=["x"]), [])
 
 
+@dataclass
+class EditCounter:
+    """A metric reading the hypothesis' edits: the number of edits of type R:X it is given;
+    ``None`` (unscored) for the sentences in ``refuse``; every call recorded."""
+
+    refuse: tuple[str, ...] = ()
+    name: str = "counter"
+    uses: ClassVar[tuple[str, ...]] = ("hyp_edits",)
+
+    def __post_init__(self) -> None:
+        self.calls: list[ScoreInput] = []
+
+    def settings(self) -> dict[str, Any]:
+        return {}
+
+    def score(self, data: ScoreInput) -> ScoreResult:
+        self.calls.append(data)
+        assert data.hyp_blocks is not None
+        out = [{"score": None if src in self.refuse
+                else float(sum(e.type == "R:X" for e in b.edits))}
+               for src, b in zip(data.sources or [], data.hyp_blocks, strict=True)]
+        return ScoreResult(self.name, {"score": 0.0}, "counter", sentences=out)
+
+
+def test_one_metric_call_with_the_applied_edits_and_unscored_sentences() -> None:
+    m = EditCounter(refuse=("x y",))
+    gold = [M2Block(SRC, []), M2Block("x y", [])]
+    data = ScoreInput(gold, [HYP, "X y"], sources=[SRC, "x y"])
+    blocks = [M2Block(SRC, EDITS), M2Block("x y", [M2Edit(0, 1, "R:X", "X")])]
+    out = attribute_corpus(m, data, blocks)
+    assert len(m.calls) == 1  # every variant of the corpus in one call
+    variants = m.calls[0]
+    assert len(variants.hypotheses) == 2 ** 4 + 2  # 16 subsets of sentence 1, 2 of sentence 2
+    assert {len([e for e in b.edits if not e.is_noop]) for b in variants.hyp_blocks or []} == \
+        {0, 1, 2, 3, 4}
+    assert [a.value for a in out[0].edits] == [1.0, 0.0, 0.0, 0.0]
+    assert out[1].edits == [] and math.isnan(out[1].hyp_score)  # unscored: no values
+
+
 # ------------------------------------------------------------------ gec-metrics on CoNLL-2014
 
 SYSTEMS = ("AMU", "CAMB", "CUUI")

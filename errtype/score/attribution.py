@@ -181,12 +181,14 @@ def attribute_corpus(metric: Metric, data: ScoreInput, edits: Sequence[M2Block],
         raise InputError(f"{len(edits)} edit blocks for {len(sources)} sentences")
     plans = [_plan(_real_edits(b), method, max_exact, samples, seed, i)
              for i, b in enumerate(edits)]
-    # the variants: (sentence, text), each scored once; the hypothesis as written is one of them
-    where: dict[tuple[int, str], int] = {}
+    # the variants: (sentence, text), each scored once (with the applied edits too, for a
+    # metric reading them); the hypothesis as written is one of them
+    by_edits = "hyp_edits" in describe(metric).uses
+    where: dict[tuple[int, str, tuple[M2Edit, ...]], int] = {}
     rows: list[tuple[int, str, list[M2Edit]]] = []
 
     def variant(i: int, text: str, applied: list[M2Edit]) -> int:
-        key = (i, text)
+        key = (i, text, tuple(applied) if by_edits else ())
         if key not in where:
             where[key] = len(rows)
             rows.append((i, text, applied))
