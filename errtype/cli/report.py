@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--attribution", nargs="+", metavar="METRIC[:METHOD]",
                    help="per-type tables: also the system edits' contributions to a "
                         "sentence-level metric's score (green, sentm2, scribendi, impara, ...), "
-                        "summed per type: METHOD shapley (default; exact up to 10 edits a "
+                        "summed per type: METHOD shapley (default; exact up to 13 edits a "
                         "sentence, 1000 sampled orders above, --seed), add or sub "
                         "(gec-metrics' attributors)")
     add_edit_gold_options(a)

@@ -138,7 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "edits, or gec-metrics' add (the edit alone) or sub (the hypothesis "
                         "without it); --sent: every edit's value")
     t.add_argument("--max-exact", type=int, default=None, metavar="N",
-                   help="exact Shapley values up to N edits a sentence (default 10), sampled "
+                   help="exact Shapley values up to N edits a sentence (default 10; also while "
+                        "2^n <= samples x n, as sampling would score as many subsets), sampled "
                         "orders above")
     t.add_argument("--samples", type=positive_int, default=None, metavar="N",
                    help="orders sampled for a sentence with more edits (default 1000)")
