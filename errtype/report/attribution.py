@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import InputError
-from ..score.attribution import METHODS, attribute_corpus, per_type
+from ..score.attribution import MAX_EXACT, METHODS, SAMPLES, attribute_corpus, per_type
 
 __all__ = ["attribution_label", "parse_attribution", "report_attribution"]
 
@@ -54,5 +54,8 @@ def report_attribution(inp: Any, specs: Sequence[str], seed: int, beta: float
                                      beta=beta)
             out[s.name][label] = per_type(sents)
         sig = with_setting(metric_signature(metric), "attribution", method)
-        sigs[f"attribution {label}"] = with_setting(sig, "seed", seed)
+        if method == "shapley":
+            for key, value in (("max_exact", MAX_EXACT), ("samples", SAMPLES), ("seed", seed)):
+                sig = with_setting(sig, key, value)
+        sigs[f"attribution {label}"] = sig
     return out, sigs
