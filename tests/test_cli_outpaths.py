@@ -292,6 +292,7 @@ NOT_PATHS = {
     "metrics": "metric names", "option": "METRIC.KEY=VALUE", "seeda": "read: a folder",
     "sets": "set names", "sha256": "a digest", "spacy_model": "read: a name or a folder",
     "stat": "a field", "subset": "read: specs (ids:FILE)", "systems": "names",
+    "attribution": "METRIC[:METHOD] specs",
     "title": "a title", "types": "selectors", "url": "a URL",
 }
 

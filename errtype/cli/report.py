@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "len:30-), edits:A-B (gold edits of the annotator with the most; "
                         "edits:0 = unchanged by every annotator), ids:FILE (1-based sentence "
                         "numbers or ranges A-B)")
+    a.add_argument("--attribution", nargs="+", metavar="METRIC[:METHOD]",
+                   help="per-type tables: also the system edits' contributions to a "
+                        "sentence-level metric's score (green, sentm2, scribendi, impara, ...), "
+                        "summed per type: METHOD shapley (default; exact up to 13 edits a "
+                        "sentence, 1000 sampled orders above, --seed), add or sub "
+                        "(gec-metrics' attributors)")
     add_edit_gold_options(a)
     add_unit_option(p)
     p.add_argument("--no-maxmatch", action="store_true", help="skip MaxMatch")
@@ -125,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         options = ReportOptions(beta=args.beta, bootstrap=args.bootstrap, trials=args.trials,
                                 seed=args.seed, gleu=not args.no_gleu,
                                 maxmatch=not args.no_maxmatch, baseline=args.baseline,
-                                types=tuple(args.types or ()), subset=tuple(args.subset or ()))
+                                types=tuple(args.types or ()), subset=tuple(args.subset or ()),
+                                attribution=tuple(args.attribution or ()))
         _check_early(options, args)
         systems = [parse_system_arg(h) for h in args.hyp]
         annotator = None
@@ -190,6 +197,11 @@ def _check_early(options: Any, args: argparse.Namespace) -> None:
                          f"({', '.join(names)})")
     for spec in options.subset:
         parse_subset(spec)
+    from ..report.attribution import parse_attribution
+    from ..score.registry import get_metric
+
+    for spec in options.attribution:  # an unknown metric or method, a missing extra
+        get_metric(parse_attribution(spec)[0])
 
 
 if __name__ == "__main__":

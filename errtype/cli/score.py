@@ -39,6 +39,7 @@ from .common import (
     gold_hint,
     language_options,
     new_parser,
+    positive_int,
     run,
     spellings,
 )
@@ -136,6 +137,20 @@ def build_parser() -> argparse.ArgumentParser:
                         "(-m errant gleu; --src/--ref/--hyp are Markdown essay files, each essay "
                         "pre-tokenised with syntok and aligned whole by ERRANT's English rules "
                         "as the official errant fork does; needs the multigec extra)")
+    t = p.add_argument_group("edit attribution (docs/metrics.md)")
+    t.add_argument("--attribution", choices=["shapley", "add", "sub"], default=None,
+                   help="also each system edit's contribution to every metric's sentence "
+                        "score, summed per error type: Shapley values over the sentence's "
+                        "edits, or gec-metrics' add (the edit alone) or sub (the hypothesis "
+                        "without it); --sent: every edit's value")
+    t.add_argument("--max-exact", type=int, default=None, metavar="N",
+                   help="exact Shapley values up to N edits a sentence (default 10; also while "
+                        "2^n <= samples x n, as sampling would score as many subsets), sampled "
+                        "orders above")
+    t.add_argument("--samples", type=positive_int, default=None, metavar="N",
+                   help="orders sampled for a sentence with more edits (default 1000)")
+    t.add_argument("--seed", type=int, default=None,
+                   help="seed of the sampled orders (default 0)")
     g.add_argument("-O", "--option", action="append", default=[], metavar="METRIC.KEY=VALUE",
                    help="any metric setting, e.g. -O goto.coder=1 -O gleu.iterations=100")
     add_backend_options(p)
@@ -277,12 +292,37 @@ def metric_list() -> str:
     return "\n".join(lines)
 
 
+def _attribution_lines(attribution: dict[tuple[str, str], Any], sent: bool) -> list[str]:
+    """Per system and metric: the per-type sums of the edit attributions; ``sent``: then every
+    edit's value (sentence numbers 1-based, token offsets of the source)."""
+    from ..score.attribution import per_type
+
+    if not attribution:
+        return []
+    out = ["", "system\tmetric\tmethod\ttype\tedits\tsum\tmean"]
+    for (system, metric), (method, _, sents) in attribution.items():
+        out += [f"{system}\t{metric}\t{method}\t{t}\t{x['n']}\t{x['sum']}\t{x['mean']}"
+                for t, x in per_type(sents).items()]
+    if sent:
+        out += ["", "system\tmetric\tmethod\tsentence\tstart\tend\ttype\tcorrection\tvalue"]
+        out += [f"{system}\t{metric}\t{method}\t{s.index + 1}\t{a.edit.start}\t{a.edit.end}\t"
+                f"{a.edit.type}\t{a.edit.cor}\t{a.value}"
+                for (system, metric), (method, _, sents) in attribution.items()
+                for s in sents for a in s.edits]
+    return out
+
+
 def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], fmt: str,
            sent: bool = False, notes: Sequence[str] = (), seconds: dict[str, float] | None = None,
-           columns: Sequence[str] | None = None) -> str:
+           columns: Sequence[str] | None = None,
+           attribution: dict[tuple[str, str], Any] | None = None) -> str:
     """The command's output in ``fmt`` (``table``, ``tsv`` or ``json``); ``columns``: the TSV
-    columns after system and metric (default ``score p r f signature``)."""
+    columns after system and metric (default ``score p r f signature``); ``attribution``:
+    (system, metric) -> (method, signature, sentence attributions) of ``--attribution``."""
+    attribution = attribution or {}
     if fmt == "json":
+        from ..score.attribution import per_type, to_dict
+
         data = {
             "systems": list(systems),
             "metrics": {m: [r.signature for r in rows if r.metric == m][0] for m in labels},
@@ -290,7 +330,10 @@ def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], f
                          **{k: v for k, v in r.result.to_dict().items()
                             if k != "metric" and (sent or k != "sentences")},
                          **({"aggregation": r.aggregation, "signature": r.signature}
-                            if r.aggregation != "default" else {})} for r in rows],
+                            if r.aggregation != "default" else {}),
+                         **({"attribution": _attribution_json(attribution[(r.system, r.metric)],
+                                                              sent, per_type, to_dict)}
+                            if (r.system, r.metric) in attribution else {})} for r in rows],
             "notes": list(notes),
             "seconds": {k: round(v, 3) for k, v in (seconds or {}).items()},
         }
@@ -317,6 +360,7 @@ def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], f
                       for t, c in r.result.per_type.items()]
         if sent:
             lines += ["", *_sentence_lines(rows)]
+        lines += _attribution_lines(attribution, sent)
         return "\n".join(lines) + "\n"
     out = _table(rows, systems, labels) + "\n" + "\n".join(_signatures(rows, labels)) + "\n"
     for r in rows:
@@ -324,6 +368,40 @@ def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], f
             out += f"\n{r.system} ({r.metric}):\n{r.result.errant_text()}"
     if sent:  # on the table's scale: percentages beside percentages
         out += "\n" + "\n".join(_sentence_lines(rows, scaled=True)) + "\n"
+    if attribution:
+        sigs = dict.fromkeys(f"{m}: {sig}" for (_, m), (_, sig, _) in attribution.items())
+        out += "\n".join([*_attribution_lines(attribution, sent), *sigs]) + "\n"
+    return out
+
+
+def _attribution_json(item: Any, sent: bool, per_type: Any, to_dict: Any) -> dict[str, Any]:
+    method, sig, sents = item
+    return {"method": method, "signature": sig, "per_type": per_type(sents),
+            **({"sentences": [to_dict(s) for s in sents]} if sent else {})}
+
+
+def _attribute(metrics: Sequence[tuple[str, Any]], suite: Any, args: argparse.Namespace
+               ) -> dict[tuple[str, str], Any]:
+    """``--attribution``: (system, metric label) -> (method, signature, sentence attributions),
+    the edits those the edit-based metrics score (the systems' M2 or the annotator's)."""
+    from ..score.attribution import MAX_EXACT, SAMPLES, attribute_corpus
+    from ..score.common import with_setting
+    from ..score.registry import metric_signature
+
+    max_exact = MAX_EXACT if args.max_exact is None else args.max_exact
+    samples = SAMPLES if args.samples is None else args.samples
+    seed = 0 if args.seed is None else args.seed
+    blocks = suite.hyp_blocks()
+    out = {}
+    for label, metric in metrics:
+        sig = with_setting(metric_signature(metric), "attribution", args.attribution)
+        if args.attribution == "shapley":
+            for key, value in (("max_exact", max_exact), ("samples", samples), ("seed", seed)):
+                sig = with_setting(sig, key, value)
+        for data in suite.inputs(metric):
+            out[(data.name, label)] = (args.attribution, sig, attribute_corpus(
+                metric, data, blocks[data.name], method=args.attribution, max_exact=max_exact,
+                samples=samples, seed=seed, beta=args.beta if args.beta is not None else 0.5))
     return out
 
 
@@ -383,6 +461,12 @@ def main(argv: list[str] | None = None) -> int:
             raise InputError("no system given (--hyp NAME=FILE)")
         if len(set(args.metrics)) != len(args.metrics):
             raise InputError("a metric is asked for twice")
+        if args.attribution is None and any(getattr(args, o) is not None
+                                            for o in ("max_exact", "samples", "seed")):
+            raise InputError("--max-exact, --samples and --seed set the edit attribution "
+                             "(--attribution METHOD)")
+        if args.max_exact is not None and args.max_exact < 0:
+            raise InputError("--max-exact must be at least 0")
         if args.lang is None:
             cherrant = any(ALIASES.get(m, m) == "cherrant" for m in args.metrics)
             args.lang = "zh" if cherrant else "en"
@@ -398,6 +482,12 @@ def main(argv: list[str] | None = None) -> int:
 
         metrics = _build(args.metrics, args)
         infos = [describe(m) for _, m in metrics]
+        if args.attribution:
+            for (label, _), info in zip(metrics, infos, strict=True):
+                if info.needs_systems:
+                    raise InputError(f"--attribution: {label} depends on the set of systems "
+                                     "scored together; its scores cannot be attributed to "
+                                     "edits sentence by sentence")
         language = None
         chosen = language_options(args)
         if chosen:
@@ -432,9 +522,10 @@ def main(argv: list[str] | None = None) -> int:
             goto[0].weight_file(args.goto_save_weights)
         fmt = "json" if args.json else "tsv" if args.tsv else "table"
         columns = {i.columns for i in infos} if not args.compat else {_compat_columns()}
+        attribution = _attribute(metrics, suite, args) if args.attribution else None
         text = render(rows, [s.name for s in suite.systems], list(args.metrics), fmt,
                       args.sent, suite.notes, seconds,
-                      columns.pop() if len(columns) == 1 else None)
+                      columns.pop() if len(columns) == 1 else None, attribution)
         with atomic_output(args.out) as fh:
             fh.write(text)
         return 0

@@ -343,6 +343,17 @@ def _baseline_section(r: Report) -> str:
             f"</p></section>")
 
 
+def _attribution_note(r: Report) -> str:
+    """What the attribution columns of the per-type tables are (empty without them)."""
+    if not r.options.attribution:
+        return ""
+    return (" METRIC:METHOD sum / per edit: the system's edits of the type, their contributions "
+            "to the metric's sentence scores summed over the corpus / averaged per edit (shapley: "
+            "Shapley values over the sentence's edits; add: the edit alone on the source; sub: "
+            "the hypothesis without it; add and sub scaled to the sentence's change, as "
+            "gec-metrics does), in the metric's own units; \u2014: no edit of the type.")
+
+
 def render_html(r: Report, title: str = "errtype report") -> str:
     """The whole report as one HTML document."""
     o = r.options
@@ -370,7 +381,8 @@ def render_html(r: Report, title: str = "errtype report") -> str:
                     f"to the type. Det: sentence-level detection of the type (F1). Success: "
                     f"share of sentences with gold edits of the type whose edits of that type "
                     f"were all found. \u2014: undefined (P without proposals, R without gold "
-                    f"edits, F without either). Click a header to sort.</p></section>")
+                    f"edits, F without either). Click a header to sort.{_attribution_note(r)}</p>"
+                    f"</section>")
     conf_html = "".join(confusion_html(r, s) for s in r.systems)
     sections.append(f'<section id="confusion"><h2>Gold type &times; system type</h2>'
                     f'<div class="controls"><label>System <select id="c-sys"></select>'

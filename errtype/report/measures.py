@@ -72,6 +72,8 @@ class ReportOptions:
     types: tuple[str, ...] = ()
     #: sentence subsets (:mod:`.select`; empty: every sentence)
     subset: tuple[str, ...] = ()
+    #: edit attributions of the per-type tables: ``METRIC[:METHOD]`` (:mod:`.attribution`)
+    attribution: tuple[str, ...] = ()
 
     def settings(self) -> dict[str, Any]:
         out: dict[str, Any] = {"beta": self.beta, "bootstrap": self.bootstrap,
@@ -85,6 +87,8 @@ class ReportOptions:
             out["types"] = ",".join(self.types)
         if self.subset:
             out["subset"] = ",".join(self.subset)
+        if self.attribution:
+            out["attribution"] = ",".join(self.attribution)
         return out
 
 
@@ -119,6 +123,8 @@ class Report:
     baseline: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     #: sentences of the whole input (``n_sentences`` is the subset's)
     n_total: int = 0
+    #: per system: edit attribution label -> type -> ``n``, ``sum``, ``mean`` (:mod:`.attribution`)
+    attribution: dict[str, dict[str, dict[str, dict[str, float]]]] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- per-system counts
@@ -581,6 +587,12 @@ def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Repo
         comparisons, type_comparisons = compare_pairs(counts, resampled, types.rows, o)
         baseline = (baseline_tests(counts, resampled, types.rows, o)
                     if o.baseline is not None and len(names) > 1 else {})
+    attribution: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
+    if o.attribution:
+        from .attribution import report_attribution
+
+        attribution, sigs = report_attribution(inp, o.attribution, o.seed, o.beta)
+        signatures.update(sigs)
     signatures["report"] = signature("report", {**o.settings(), "lang": inp.lang,
                                                 "systems": len(inp.systems)})
     return Report(
@@ -591,4 +603,4 @@ def build_report(inp: ReportInput, options: ReportOptions | None = None) -> Repo
                    for name, c in counts.items()},
         signatures=signatures, options=o, gold_name=inp.gold_name, lang=inp.lang,
         origins={s.name: s.origin for s in inp.systems}, notes=_notes(inp, types, o, n_all),
-        baseline=baseline, n_total=n_all)
+        baseline=baseline, n_total=n_all, attribution=attribution)

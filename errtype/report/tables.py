@@ -70,6 +70,8 @@ def type_table(r: Report, system: str) -> Table:
     fb = f"F{r.options.beta:g}"
     header = ["Type", "Gold", "TP", "FP", "FN", "P", "R", fb, f"{fb} CI", f"type-only {fb}",
               "type-only CI", "Det P", "Det R", "Det F1", "Success", "Success n"]
+    for label in r.attribution.get(system, {}):
+        header += [f"{label} sum", f"{label} per edit"]
     rows = []
     for t in r.types:
         x = r.per_type[system][t]
@@ -77,8 +79,18 @@ def type_table(r: Report, system: str) -> Table:
         rows.append([t, str(x["gold"]), str(x["tp"]), str(x["fp"]), str(x["fn"]), pct(x["p"]),
                      pct(x["r"]), pct(x["f"]), ci(x["f"]), pct(only["f"]), ci(only["f"]),
                      pct(det["p"]), pct(det["r"]), pct(det["f"]), pct(x["success"]),
-                     str(x["success_n"])])
+                     str(x["success_n"]), *_attribution_cells(r, system, t)])
     return Table(f"types-{system}", f"Per-type scores: {system}", header, rows)
+
+
+def _attribution_cells(r: Report, system: str, t: str) -> list[str]:
+    """Per attribution of the system: the type's summed and mean edit attribution (MISSING
+    when the system has no edit of the type)."""
+    cells = []
+    for per in r.attribution.get(system, {}).values():
+        x = per.get(t)
+        cells += [MISSING, MISSING] if x is None else [f"{x['sum']:.4f}", f"{x['mean']:.4f}"]
+    return cells
 
 
 def confusion_table(r: Report, system: str) -> Table:
