@@ -24,10 +24,15 @@ class Annotator:
     def __init__(self, language: Language | str, parser: Parser | None = None,
                  **backend_options: Any) -> None:
         options = {k: backend_options.pop(k) for k in LANGUAGE_OPTIONS if k in backend_options}
+        profile = backend_options.pop("profile", None)
         if isinstance(language, str):
             language = get_language(language, **options)
         elif options:
             language = language.with_options(**options)
+        if profile is not None:  # a corpus profile (errtype.profile): its spans and categories
+            from .profile.apply import profiled
+
+            language = profiled(language, profile)
         self.language = language
         self.parser = parser if parser is not None else self.language.make_parser(**backend_options)
         self._warm = False
