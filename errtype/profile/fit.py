@@ -68,7 +68,7 @@ def parse_gold(annotator: object, sents: Sequence[GoldSentence]) -> list[Parsed]
         for e in s.edits:
             if e.c_start is None:   # left out for an overlapping edit: its own correction
                 own = [*s.tokens[:e.start], *e.cor.split(), *s.tokens[e.end:]]
-                c2 = parser.parse_many([" ".join(own)], False)[0]
+                c2 = next(iter(parser.parse_many([" ".join(own)], False)))
                 cs, ce = e.start, e.start + len(e.cor.split())
             else:
                 c2, cs, ce = c, e.c_start, e.c_end
