@@ -115,6 +115,8 @@ def load_profile(path: str | os.PathLike[str] | Profile, language: str | None = 
                 data = json.load(f)
         except json.JSONDecodeError as exc:
             raise ProfileError(f"{path}: not JSON (line {exc.lineno}: {exc.msg})") from None
+        except UnicodeDecodeError:
+            raise ProfileError(f"{path}: not JSON (not UTF-8 text)") from None
         except OSError as exc:
             raise ProfileError(f"{path}: cannot read the profile ({exc.strerror})") from None
         profile = Profile.from_json(data, str(path))
