@@ -94,6 +94,12 @@ PEERS: dict[str, PeerRepo] = {
                          "scorers/ChERRANT/compare_m2_for_evaluation.py"),
     "gector": PeerRepo("GECToR", "ERRTYPE_GECTOR", "https://github.com/grammarly/gector",
                        "3d41d2841512d2690cffce1b5ac6795fe9a0a5dd", "utils/preprocess_data.py"),
+    # human ratings (Östling et al. 2024, Swedish), read by bench/bench_swedish_meta.py
+    "textlevel_eval": PeerRepo("text-level-gec-evaluation (Swedish GEC ratings)",
+                               "ERRTYPE_TEXTLEVEL_EVAL",
+                               "https://github.com/harisont/text-level-gec-evaluation",
+                               "ff8606cf0e7ec745b96815f42a69dea07277a69b",
+                               "annotator/annotator.py"),
 }
 
 def bench_checkout(key: str, given: str | os.PathLike[str] | None = None) -> Path:

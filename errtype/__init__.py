@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
-
 from .annotator import Annotator
 from .edit import Edit
 from .errors import (
@@ -28,6 +26,7 @@ from .errors import (
 from .m2 import M2Block, M2Edit, read_m2, write_m2
 from .records import Annotation
 from .tokens import Sentence, Token
+from .version import __version__
 
 __all__ = [
     "Annotation", "Annotator", "Edit", "EncodingError", "ErrtypeError", "InputError",

@@ -8,14 +8,11 @@ from typing import Any
 from .align import Alignment, align
 from .edit import Edit, minimise
 from .errors import ErrtypeError
-from .lang import Language, Parser, get_language
+from .lang import Language, Parser, declared_options, get_language, option_names
 from .merge import MAX_RULE_RUN, STRATEGIES, merge
 from .records import Annotation, Item
 from .stream import StreamOptions, annotate_batches
 from .tokens import Sentence
-
-#: options of the language (not of its parser) that Annotator and load() accept
-LANGUAGE_OPTIONS = ("feats", "granularity", "scheme", "simplified")
 
 
 class Annotator:
@@ -23,16 +20,17 @@ class Annotator:
 
     def __init__(self, language: Language | str, parser: Parser | None = None,
                  **backend_options: Any) -> None:
-        options = {k: backend_options.pop(k) for k in LANGUAGE_OPTIONS if k in backend_options}
-        profile = backend_options.pop("profile", None)
+        """``backend_options``: the options the language declares
+        (:attr:`errtype.lang.base.Language.options`, e.g. ``feats=True``; those of another
+        built-in language are refused) and the parser's (``spacy_model=`` ...)."""
+        names = {o.name for _, o, _ in declared_options()} | (
+            option_names(language) if isinstance(language, str)
+            else {o.name for o in language.options})
+        options = {k: backend_options.pop(k) for k in names if k in backend_options}
         if isinstance(language, str):
             language = get_language(language, **options)
         elif options:
             language = language.with_options(**options)
-        if profile is not None:  # a corpus profile (errtype.profile): its spans and categories
-            from .profile.apply import profiled
-
-            language = profiled(language, profile)
         self.language = language
         self.parser = parser if parser is not None else self.language.make_parser(**backend_options)
         self._warm = False

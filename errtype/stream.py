@@ -1,8 +1,8 @@
 """Batched, ordered annotation of item streams: parse only what can yield an edit, isolate
 failures, and optionally fan batches out to forked worker processes.
 
-Used by :meth:`errtype.Annotator.annotate_stream`; the Dask backend (:mod:`errtype.dask`) runs
-:func:`annotate_batch` on each partition.
+Used by :meth:`errtype.Annotator.annotate_stream`, and so by every annotation job
+(:mod:`errtype.convert.jobs`); it imports no job module (the layer below them).
 """
 
 from __future__ import annotations

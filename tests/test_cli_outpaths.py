@@ -284,7 +284,9 @@ def test_what_is_not_a_clash(inputs: dict[str, Path], tmp_path: Path) -> None:
 #: must declare its path role (errtype.cli.files), so that its value is checked before any work
 #: and an output never overwrites an input
 NOT_PATHS = {
-    "annotators": "ids", "baseline": "a system name", "dask": "an address", "device": "a name",
+    "annotators": "ids", "baseline": "a system name",
+    "data": "read: rater JSON files or folders (meta textlevel)", "rater": "names",
+    "dask": "an address", "device": "a name",
     "filt": "types", "human_column": "a column", "ignore": "codes", "lang": "a code",
     "lm": "read: a model spec (sphinx:PATH)", "metric_column": "a column",
     "metrics": "metric names", "option": "METRIC.KEY=VALUE", "seeda": "read: a folder",

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 import errtype
-from errtype import checkpoint
-from errtype.checkpoint import Resumable, kept_items
 from errtype.cli import m2 as cli
-from errtype.convert import parallel_to_m2
+from errtype.convert import checkpoint, parallel_to_m2
+from errtype.convert.checkpoint import Resumable, kept_items
 from errtype.errors import InputError
 
 from .conftest import peer

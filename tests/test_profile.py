@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from errtype import __version__
 from errtype.merge import MergeSettings, apply_merge_settings
 from errtype.profile import Profile, ProfileError, load_profile
 from errtype.profile.spans import PRF, halves, read_gold, span_prf
 from errtype.tokens import Sentence, Token
+from errtype.version import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
 SKLEARN = "scikit-learn missing: pip install 'errtype[profile]' (or pip install scikit-learn)"

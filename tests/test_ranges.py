@@ -10,8 +10,8 @@ import pytest
 import errtype
 from errtype import textio
 from errtype.convert import parallel_to_m2
+from errtype.convert.ranges import cut, line_ranges, range_lines, range_sizes
 from errtype.errors import EncodingError, InputError
-from errtype.ranges import cut, line_ranges, range_lines, range_sizes
 from errtype.textio import read_parallel
 
 from .conftest import shared_path
@@ -82,7 +82,7 @@ def test_the_parent_only_joins(tmp_path: Path, en: errtype.Annotator,
                                monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``jobs=2`` the whole-file reader and the M2 formatter never run in this process,
     and the output is the single process's, byte for byte."""
-    from errtype import convert
+    from errtype.convert import jobs
 
     src = shared_path("jfleg", "dev.src").read_text(encoding="utf-8").splitlines()[:150]
     ref = shared_path("jfleg", "dev.ref0").read_text(encoding="utf-8").splitlines()[:150]
@@ -91,7 +91,7 @@ def test_the_parent_only_joins(tmp_path: Path, en: errtype.Annotator,
     one, two = tmp_path / "one.m2", tmp_path / "two.m2"
     report_one = parallel_to_m2(en, o, [c], one)
     parent = os.getpid()
-    real_format, real_read = convert.format_annotation, textio.read_lines
+    real_format, real_read = jobs.format_annotation, textio.read_lines
 
     def format_in_workers_only(*args, **kwargs):  # type: ignore[no-untyped-def]
         assert os.getpid() != parent, "the parent formatted an item"
@@ -101,7 +101,7 @@ def test_the_parent_only_joins(tmp_path: Path, en: errtype.Annotator,
         assert os.getpid() != parent, "the parent read the lines"
         return real_read(*args, **kwargs)
 
-    monkeypatch.setattr(convert, "format_annotation", format_in_workers_only)
+    monkeypatch.setattr(jobs, "format_annotation", format_in_workers_only)
     monkeypatch.setattr(textio, "read_lines", read_in_workers_only)
     ticks: list[int] = []
     report_two = parallel_to_m2(en, o, [c], two, jobs=2, progress=ticks.append)

@@ -128,6 +128,10 @@ def add_max_tokens_option(parser: argparse.ArgumentParser | argparse._ArgumentGr
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
+    """``--lang``, the parser backend's options, and the options each language declares
+    (:func:`errtype.lang.declared_options`, under the language's heading)."""
+    from ..lang import declared_options
+
     g = parser.add_argument_group("language and backend")
     g.add_argument("--lang", "-lang", default="en",
                    help="language code (default: en); any code of a UD language works")
@@ -138,40 +142,45 @@ def add_backend_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--blis", action="store_true",
                    help="spaCy: multiply matrices with thinc's blis as spaCy does, not numpy's "
                         "BLAS (slower; see README, Differences from ERRANT)")
-    g.add_argument("--feats", action="store_true",
-                   help="UD languages: name the differing UD features of inflection errors "
-                        "(R:NOUN:INFL:Case)")
-    z = parser.add_argument_group("languages written without spaces (zh)")
-    z.add_argument("--granularity", choices=("char", "word"),
-                   help="tokens: characters (default; ChERRANT's char level) or words "
-                        "(segmented and tagged by jieba)")
-    z.add_argument("--scheme", choices=("errtype", "cherrant"),
-                   help="word-level error types: errtype's UD types (default) or ChERRANT's "
-                        "(char level types are always ChERRANT's operation letters M/R/S/W)")
-    z.add_argument("--no-simplified", "--no_simplified", dest="no_simplified",
-                   action="store_true",
-                   help="keep the references as written (default: converted to simplified "
-                        "characters with OpenCC t2s, as ChERRANT does)")
+    groups: dict[str | None, Any] = {None: g}
+    for title, option, _ in declared_options():  # as each language declares them
+        if title not in groups:
+            groups[title] = parser.add_argument_group(title)
+        option.add_to(groups[title], INPUT)
 
 
 def language_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options of a language written without spaces given on the command line
-    (:func:`add_backend_options`); an :class:`ErrtypeError` when ``--lang`` takes none."""
-    opts: dict[str, Any] = {}
-    if getattr(args, "granularity", None):
-        opts["granularity"] = args.granularity
-    if getattr(args, "scheme", None):
-        opts["scheme"] = args.scheme
-    if getattr(args, "no_simplified", False):
-        opts["simplified"] = False
-    if opts:
-        from ..lang.packs import get_pack
+    """The language options given on the command line (:func:`add_backend_options`; the keyword
+    arguments of :func:`errtype.lang.get_language`); an :class:`InputError` when ``--lang``
+    takes one of them not."""
+    from ..lang import declared_options, option_names
 
-        pack = get_pack(args.lang)
-        if pack is None or pack.segmenter is None:
-            raise InputError("--granularity, --scheme and --no-simplified apply to languages "
-                             f"written without spaces (zh), not --lang {args.lang}")
+    opts: dict[str, Any] = {}
+    refused: list[tuple[str | None, Any, tuple[str, ...]]] = []
+    lang = getattr(args, "lang", None) or "en"
+    for title, option, codes in declared_options():
+        given, value = option.given(args)
+        if not given:
+            continue
+        opts[option.name] = value
+        if option.name not in option_names(lang):
+            refused.append((title, option, codes))
+    if refused:
+        flags = ", ".join(o.spellings[0] for _, o, _ in refused)
+        titles = {t for t, _, _ in refused}
+        if len(titles) == 1 and None not in titles:
+            raise InputError(f"{flags} apply to {titles.pop()}, not --lang {lang}")
+        raise InputError(f"--lang {lang} takes no {flags}")
     return opts
+
+
+def backend_given(args: argparse.Namespace) -> bool:
+    """Whether the command line gave any backend option or language option
+    (:func:`add_backend_options` but ``--lang``), e.g. to refuse them without ``--lang``."""
+    from ..lang import declared_options
+
+    return any(getattr(args, k, None) for k in ("spacy_model", "udpipe_model", "blis")) or \
+        any(option.given(args)[0] for _, option, _ in declared_options())
 
 
 def add_edit_gold_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -206,8 +215,6 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
         opts["spacy_model"] = args.spacy_model
     if getattr(args, "udpipe_model", None):
         opts["udpipe_model"] = args.udpipe_model
-    if getattr(args, "feats", False):
-        opts["feats"] = True
     if getattr(args, "blis", False):
         opts["numpy_blas"] = False
     return opts

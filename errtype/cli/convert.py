@@ -27,6 +27,7 @@ from .common import (
     add_backend_options,
     add_encoding_option,
     add_max_tokens_option,
+    backend_given,
     backend_options,
     describe,
     details,
@@ -324,9 +325,7 @@ def _usage(args: argparse.Namespace) -> str | None:
     if args.command == "bea-json-to-m2" and (args.no_min or args.keep_codes) \
             and args.mode == "auto":
         return "--no-min and --keep-codes apply to --gold-spans"
-    if args.command == "uagec-to-m2" and args.lang is None and any(
-            getattr(args, k) for k in ("spacy_model", "udpipe_model", "blis", "feats",
-                                       "granularity", "scheme", "no_simplified")):
+    if args.command == "uagec-to-m2" and args.lang is None and backend_given(args):
         return "the language and backend options need --lang (the parser that tokenises)"
     if args.command == "m2-to-table" and args.format == "parquet" and args.out == "-":
         return "--format parquet needs an output file (-o FILE), not standard output"

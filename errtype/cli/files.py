@@ -160,7 +160,7 @@ def _regular_or_absent(path: str) -> bool:
 def _written(out: PathArg, resume: bool) -> dict[str, str]:
     """Glob pattern (over resolved paths) -> its suffix, for the files ``out`` writes;
     ``resume``: also the checkpoint files of ``--resume``."""
-    from ..checkpoint import SUFFIXES
+    from ..convert.checkpoint import SUFFIXES
 
     extra = SUFFIXES if resume and out.role == "output" else ()
     base = _resolved(out)

@@ -22,6 +22,7 @@ from .files import INPUT, OUTPUT, m2_input, text_input
 
 if TYPE_CHECKING:
     from ..convert import Report
+    from ..convert.options import JobOptions
 
 PROG = "errtype-m2"
 
@@ -142,13 +143,14 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
             state["total"] = check_sentence_counts([args.conllu_orig, *args.conllu_cor])
         else:
             state["total"] = m2_block_count(args.m2_file)
+        options = job_options(args)  # the one options object of this run
         if args.dask:
-            return _run_dask(args, state, prog)
+            return _run_dask(args, options, state, prog)
         if conllu:  # the sentences come parsed: no parser is loaded
             from ..annotator import Annotator
             from ..parse.conllu import PreParsed
 
-            annotator = Annotator(args.lang, parser=PreParsed())
+            annotator = Annotator(args.lang, parser=PreParsed(), **language_options(args))
         else:
             annotator = load(args.lang, **backend_options(args))
         with Progress(state["total"], prog, enabled=None if not args.quiet else False
@@ -160,39 +162,17 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
             if conllu:
                 from ..convert import conllu_to_m2
 
-                report = conllu_to_m2(
-                    annotator, args.conllu_orig, args.conllu_cor, args.out, lev=args.lev,
-                    merging=args.merge, on_error=args.on_error, max_tokens=args.max_tokens,
-                    progress=tick, batch_size=args.batch_size,
-                    errant_noop=args.errant_noop or args.errant_compat,
-                    jobs=args.jobs, encoding_errors=args.encoding_errors,
-                    merge_run_limit=args.merge_run_limit, resume=args.resume)
+                report = conllu_to_m2(annotator, args.conllu_orig, args.conllu_cor, args.out,
+                                      options, progress=tick)
             elif para:
                 from ..convert import para_to_m2
 
-                report = para_to_m2(
-                    annotator, args.para, args.out, lev=args.lev, merging=args.merge,
-                    on_error=args.on_error, max_tokens=args.max_tokens, progress=tick,
-                    batch_size=args.batch_size, jobs=args.jobs,
-                    encoding_errors=args.encoding_errors,
-                    merge_run_limit=args.merge_run_limit, resume=args.resume)
+                report = para_to_m2(annotator, args.para, args.out, options, progress=tick)
             elif parallel:
-                report = parallel_to_m2(
-                    annotator, args.orig, args.cor, args.out, tokenize=args.tok, lev=args.lev,
-                    merging=args.merge, on_error=args.on_error, max_tokens=args.max_tokens,
-                    progress=tick, batch_size=args.batch_size,
-                    errant_noop=args.errant_noop or args.errant_compat,
-                    jobs=args.jobs, encoding_errors=args.encoding_errors,
-                    merge_run_limit=args.merge_run_limit, resume=args.resume)
+                report = parallel_to_m2(annotator, args.orig, args.cor, args.out, options,
+                                        progress=tick)
             else:
-                report = m2_to_m2(annotator, args.m2_file, args.out,
-                                  mode="gold" if args.gold else "auto",
-                                  minimise=not args.no_min, old_cats=args.old_cats,
-                                  lev=args.lev, merging=args.merge, progress=tick,
-                                  encoding_errors=args.encoding_errors,
-                                  on_error=args.on_error, errant_compat=args.errant_compat,
-                                  merge_run_limit=args.merge_run_limit, resume=args.resume,
-                                  jobs=args.jobs, max_tokens=args.max_tokens)
+                report = m2_to_m2(annotator, args.m2_file, args.out, options, progress=tick)
         _print_report(args, report, prog)
         return 0
 
@@ -225,7 +205,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         return code
 
     def kept() -> str | None:
-        from ..checkpoint import PARTIAL, kept_items
+        from ..convert.checkpoint import PARTIAL, kept_items
 
         n = kept_items(args.out) if args.resume and args.out != "-" else None
         if n is None:
@@ -285,16 +265,26 @@ def _print_report(args: argparse.Namespace, report: Report, prog: str = PROG) ->
         print(f"{prog}: {report.summary()}", file=sys.stderr)
 
 
-def _run_dask(args: argparse.Namespace, state: dict, prog: str = PROG) -> int:
-    from ..dask import Settings, parallel_to_m2_dask
+def job_options(args: argparse.Namespace) -> JobOptions:
+    """The one :class:`~errtype.convert.options.JobOptions` of a run, from its command line:
+    built here once and handed to whichever producer the mode runs."""
+    from ..convert.options import JobOptions
+
+    return JobOptions(
+        lev=args.lev, merging=args.merge, tokenize=args.tok, on_error=args.on_error,
+        max_tokens=args.max_tokens, merge_run_limit=args.merge_run_limit,
+        batch_size=args.batch_size, errant_noop=args.errant_noop or args.errant_compat,
+        errant_compat=args.errant_compat, encoding_errors=args.encoding_errors,
+        jobs=args.jobs, resume=args.resume, mode="gold" if args.gold else "auto",
+        minimise=not args.no_min, old_cats=args.old_cats)
+
+
+def _run_dask(args: argparse.Namespace, options: JobOptions, state: dict,
+              prog: str = PROG) -> int:
+    from ..convert.dask import Settings, parallel_to_m2_dask
     from ..progress import Progress
 
-    settings = Settings.make(
-        args.lang, backend_options(args), lev=args.lev,
-        merging=args.merge, tokenize=args.tok,
-        on_error=args.on_error, max_tokens=args.max_tokens,
-        errant_noop=args.errant_noop or args.errant_compat,
-        batch_size=args.batch_size, merge_run_limit=args.merge_run_limit)
+    settings = Settings.make(args.lang, backend_options(args), options)
     with Progress(state["total"], prog, enabled=None if not args.quiet else False
                   ) as bar:
         def tick(n: int) -> None:
@@ -302,9 +292,7 @@ def _run_dask(args: argparse.Namespace, state: dict, prog: str = PROG) -> int:
             bar.update(n)
 
         report = parallel_to_m2_dask(args.dask, args.orig, args.cor, args.out, settings,
-                                     partition_size=args.partition_size,
-                                     encoding_errors=args.encoding_errors, progress=tick,
-                                     resume=args.resume)
+                                     partition_size=args.partition_size, progress=tick)
     _print_report(args, report, prog)
     return 0
 

@@ -9,10 +9,20 @@
                         --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...) [--bootstrap 100]
     errtype-meta sentence --judgments JUDGMENTS.xml (--json-results RESULTS.json ... |
                           --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...)
+    errtype-meta textlevel --data RATINGS [RATINGS ...] -m gleu green maxmatch ... | all
+                           [--rater NAME ...] [--lang sv] [--udpipe-model PATH] [--tsv]
 
 SEEDA_DIR is a checkout of tmu-nlp/SEEDA: the metrics are computed on its judged subset with
 the CoNLL-2014 gold and correlated with SEEDA-S and SEEDA-E (TrueSkill and ExpectedWins) over
 its system sets, at system and sentence level, as SEEDA's own scripts do.
+
+textlevel reads the ratings of the gec-evaluation annotation tool (Östling et al. 2024:
+robertostling/gec-evaluation's Swedish sentences, harisont/text-level-gec-evaluation's Swedish
+essays): RATINGS is a rater's JSON file, or a folder of the rater files of the same items. Each
+item (a sentence or a whole text, scored as one line) is scored against its reference, and the
+metrics are correlated with the mean ratings (Grammaticality, Fluency, Meaning Preservation,
+1-4; NLD, lower is better) at system and item level. A metric that cannot run is listed with
+the reason.
 
 HUMAN is a score file (``system value ...`` rows, a TSV with a header, or JSON) or a ranking XML
 (ExpectedWins is then computed). Computed metrics name each system by its file name.
@@ -42,7 +52,15 @@ from ..score.meta.correlation import (
     system_correlation,
 )
 from ..textio import atomic_output
-from .common import add_output_option, describe, details, new_parser, run, spellings
+from .common import (
+    add_backend_options,
+    add_output_option,
+    describe,
+    details,
+    new_parser,
+    run,
+    spellings,
+)
 from .files import INPUT, OUTPUT, SVG_FOLDER, m2_input, text_input
 
 PROG = "errtype-meta"
@@ -100,6 +118,30 @@ def build_parser() -> argparse.ArgumentParser:
                     help="gold edits of errant/senterrant/goto (default auto, as SEEDA's)")
     add_output_option(sd, "the tables")
     sd.add_argument("--json", metavar="FILE", type=OUTPUT,
+                    help="write every number as JSON (- = stdout)")
+
+    tl = sub.add_parser("textlevel", help="meta-evaluate metrics on gec-evaluation ratings "
+                                          "(Östling et al. 2024; Swedish sentences or texts)",
+                        description="Compute metrics on the items of gec-evaluation rater "
+                                    "files and correlate them with the mean ratings.")
+    tl.add_argument("--data", nargs="+", required=True, metavar="RATINGS",
+                    help="a rater's JSON file, or a folder of the JSON files of several raters "
+                         "of the same items (several are concatenated)")
+    tl.add_argument("-m", "--metrics", nargs="+", required=True, metavar="METRIC",
+                    help="metrics of the registry (errtype score --list), or all")
+    tl.add_argument("--rater", nargs="+", metavar="NAME",
+                    help="only these raters' ratings (default: every rater)")
+    add_backend_options(tl)
+    for action in tl._actions:
+        if action.dest == "lang":
+            action.default = "sv"
+            action.help = ("language of the texts, for the metrics that extract edits "
+                           "(default: sv); any code of a UD language works")
+    tl.add_argument("--tsv", action="store_true",
+                    help="print only the correlation table, one metric and human measure a "
+                         "row (a metric that cannot run: NaN values and the reason)")
+    add_output_option(tl, "the tables")
+    tl.add_argument("--json", metavar="FILE", type=OUTPUT,
                     help="write every number as JSON (- = stdout)")
 
     for name, helptext in (("system", "system-level Pearson/Spearman (optional bootstrap)"),
@@ -282,6 +324,85 @@ def _cmd_seeda(args: argparse.Namespace) -> int:
     return 0
 
 
+TEXTLEVEL_COLUMNS = ("metric", "human", "system_pearson", "system_spearman", "systems",
+                     "item_pearson", "item_spearman", "items", "status")
+
+
+def _cmd_textlevel(args: argparse.Namespace) -> int:
+    from ..score.meta import textlevel as tl
+    from ..score.registry import available_metrics, get_metric
+    from .common import backend_options
+
+    names = available_metrics() if args.metrics == ["all"] else args.metrics
+    if len(set(names)) != len(names):
+        raise InputError("a metric is asked for twice")
+    metrics: list[tuple[str, Any]] = []
+    failed: dict[str, str] = {}
+    for n in names:
+        try:
+            metrics.append((n, get_metric(n)))
+        except InputError:
+            raise
+        except Exception as exc:  # a missing extra or model: reported, not fatal
+            failed[n] = str(exc).splitlines()[0]
+    js = tl.read_judgment_set(args.data)
+    raters = args.rater
+    if raters:
+        unknown = sorted(set(raters) - set(js.raters()))
+        if unknown:
+            raise InputError(f"no rating by {', '.join(unknown)} (raters: "
+                             f"{', '.join(js.raters()) or 'none'})")
+    items = tl.rated_items_or_error(js, raters)
+    options = backend_options(args)
+    state: dict[str, Any] = {}
+
+    def annotator() -> Any:
+        if "ann" not in state:
+            from .. import load
+
+            state["ann"] = load(args.lang, **options)
+        return state["ann"]
+
+    scores, not_run = tl.score_metrics(js, metrics, items, args.lang, annotator)
+    failed.update(not_run)
+    rows = tl.correlate(js, scores, items, raters)
+    order = {n: i for i, n in enumerate(names)}
+    rows.sort(key=lambda r: (order.get(r["metric"], len(order)), tl.HUMAN.index(r["human"])))
+    settings = {"data": "+".join(Path(d).name for d in args.data), "items": len(items),
+                "raters": "+".join(raters or js.raters()), "lang": args.lang,
+                "unit": "item-as-line"}
+    sig = signature("meta-textlevel", settings)
+    if not args.tsv:
+        systems = js.systems()
+        print(f"# {len(js.items)} items from {len(js.files)} file(s); {len(items)} rated for "
+              f"every system by {', '.join(raters or js.raters())}")
+        print("system\t" + "\t".join(tl.HUMAN))
+        table = tl.human_table(js, items, raters)
+        for s in systems:
+            print(s + "\t" + "\t".join(_fmt(table[h][s]) for h in tl.HUMAN))
+        print()
+    print("\t".join(TEXTLEVEL_COLUMNS))
+    for r in rows:
+        caveat = tl.ENGLISH_MODELS.get(r["metric"]) if args.lang != "en" else None
+        r["status"] = f"caveat: {caveat}" if caveat else "ok"
+        print(f"{r['metric']}\t{r['human']}\t{_fmt(r['system_pearson'])}\t"
+              f"{_fmt(r['system_spearman'])}\t{r['systems']}\t{_fmt(r['item_pearson'])}\t"
+              f"{_fmt(r['item_spearman'])}\t{r['items']}\t{r['status']}")
+    for n in names:
+        if n in failed:
+            reason = " ".join(failed[n].split())
+            for h in tl.HUMAN:
+                print(f"{n}\t{h}\tnan\tnan\t0\tnan\tnan\t0\tnot run: {reason}")
+    if not args.tsv:
+        print(sig)
+        for m in scores:
+            print(f"{m.name}: {m.signature}")
+    _write_json(args.json, {"correlations": rows, "not_run": failed,
+                            "human": tl.human_table(js, items, raters),
+                            "metric_scores": {m.name: m.system for m in scores}}, sig)
+    return 0
+
+
 def _write_plots(folder: Path, res: dict[str, Any]) -> list[Path]:
     """The window and pairwise analysis charts of a SEEDA meta-evaluation, as SVG files."""
     from ..report.svg import pairwise_chart, window_chart
@@ -379,7 +500,7 @@ def _write_json(path: str | None, report: dict[str, Any], sig: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     commands = {"ew": _cmd_ew, "ts": _cmd_ts, "seeda": _cmd_seeda, "system": _cmd_system,
-                "sentence": _cmd_sentence}
+                "sentence": _cmd_sentence, "textlevel": _cmd_textlevel}
 
     def body() -> int:
         code = commands[args.command](args)

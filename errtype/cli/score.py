@@ -37,6 +37,7 @@ from .common import (
     backend_options,
     edit_gold,
     gold_hint,
+    language_options,
     new_parser,
     run,
     spellings,
@@ -130,6 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--end", type=int, default=None, metavar="J",
                    help="cherrant: score the blocks before index J, in both files "
                         "(ChERRANT's --end)")
+    g.add_argument("--compat", choices=["multigec"], default=None,
+                   help="reproduce an official pipeline: multigec = MultiGEC-2025's scorer "
+                        "(-m errant gleu; --src/--ref/--hyp are Markdown essay files, each essay "
+                        "pre-tokenised with syntok and aligned whole by ERRANT's English rules "
+                        "as the official errant fork does; needs the multigec extra)")
     g.add_argument("-O", "--option", action="append", default=[], metavar="METRIC.KEY=VALUE",
                    help="any metric setting, e.g. -O goto.coder=1 -O gleu.iterations=100")
     add_backend_options(p)
@@ -292,7 +298,9 @@ def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], f
     if fmt == "tsv":
         if columns:
             lines = ["\t".join(["system", "metric", *columns])]
-            lines += ["\t".join([r.system, r.metric, *(str(_column(r.result, k)) for k in columns)])
+            lines += ["\t".join([r.system, r.metric, *(str(r.value if k == "score" else
+                                                          _column(r.result, k))
+                                                      for k in columns)])
                       for r in rows]
         else:
             lines = ["system\tmetric\tscore\tp\tr\tf\tsignature"]
@@ -319,6 +327,30 @@ def render(rows: Sequence[Any], systems: Sequence[str], labels: Sequence[str], f
     return out
 
 
+def _multigec(args: argparse.Namespace, metrics: list[tuple[str, Any]]
+              ) -> tuple[Any, list[tuple[str, Any]], list[Any]]:
+    """``--compat multigec``: the suite of Markdown essays and the metrics as the official
+    MultiGEC-2025 scorer computes them (:mod:`errtype.score.compat.multigec`)."""
+    from ..score.compat import multigec
+    from ..score.registry import describe
+    from ..score.suite import parse_system_arg
+
+    metrics = multigec.compat_metrics(metrics)
+    suite = multigec.load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
+                                args.lang, edits=multigec.needs_edits(metrics))
+    if args.udpipe_model:
+        suite.notes.append("--udpipe-model is not read under --compat multigec: the official "
+                           "scorer's errant fork replaces spacy-udpipe's tokenizer, and with it "
+                           "the whole UDPipe pipeline, before every parse")
+    return suite, metrics, [describe(m) for _, m in metrics]
+
+
+def _compat_columns() -> tuple[str, ...]:
+    from ..score.compat.multigec import COLUMNS
+
+    return COLUMNS
+
+
 def _column(result: Any, key: str) -> Any:
     """A TSV cell: a corpus count (``tp``/``fp``/``fn``), score, or the F-beta for ``f``."""
     if key == "f":
@@ -339,7 +371,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def body() -> int:
-        from ..annotator import LANGUAGE_OPTIONS
         from ..score.registry import ALIASES, describe
         from ..score.suite import aggregate_rows, load_suite, parse_system_arg, score_systems
 
@@ -368,16 +399,23 @@ def main(argv: list[str] | None = None) -> int:
         metrics = _build(args.metrics, args)
         infos = [describe(m) for _, m in metrics]
         language = None
-        chosen = {k: v for k, v in options.items() if k in LANGUAGE_OPTIONS}
+        chosen = language_options(args)
         if chosen:
             from ..lang import get_language
 
             language = get_language(args.lang, **chosen)
-        suite = load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
-                           lang=args.lang, annotator=annotator, unit=args.unit,
-                           same_source=any(i.same_source for i in infos), language=language)
+        if args.compat == "multigec":
+            suite, metrics, infos = _multigec(args, metrics)
+        else:
+            suite = load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
+                               lang=args.lang, annotator=annotator, unit=args.unit,
+                               same_source=any(i.same_source for i in infos), language=language)
         seconds: dict[str, float] = {}
         rows = aggregate_rows(score_systems(metrics, suite, seconds), args.aggregation)
+        if args.compat == "multigec":
+            from ..score.compat.multigec import sign
+
+            sign(rows)
         for note in suite.notes:
             if note.startswith("warning:"):
                 print(f"{PROG}: {note}", file=sys.stderr)
@@ -393,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise InputError("--goto-save-weights needs -m goto")
             goto[0].weight_file(args.goto_save_weights)
         fmt = "json" if args.json else "tsv" if args.tsv else "table"
-        columns = {i.columns for i in infos}
+        columns = {i.columns for i in infos} if not args.compat else {_compat_columns()}
         text = render(rows, [s.name for s in suite.systems], list(args.metrics), fmt,
                       args.sent, suite.notes, seconds,
                       columns.pop() if len(columns) == 1 else None)

@@ -11,10 +11,11 @@ in the same order, noop lines included): ``edits_annotator`` (which target: 0 fo
 and ``edits_skipped``: None, or why the example was not annotated (``on_error="skip"``,
 ``max_tokens``). Lists of integers and strings are what Arrow stores natively.
 
-The function object holds settings only (it pickles small, and ``datasets`` fingerprints it
-deterministically, so its cache is reused); the models are loaded on the first call in each
-process and kept for the next batches. Parses run under errtype's BLAS policy (one thread:
-:mod:`errtype.parse.blas`), so ``num_proc`` processes use ``num_proc`` cores.
+The function object holds settings only (one :class:`~errtype.convert.options.JobOptions`; it
+pickles small, and ``datasets`` fingerprints it deterministically, so its cache is reused); the
+models are loaded on the first call in each process and kept for the next batches. Parses run
+under errtype's BLAS policy (one thread: :mod:`errtype.parse.blas`), so ``num_proc`` processes
+use ``num_proc`` cores.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..merge import MAX_RULE_RUN
+from .options import JobOptions
 
 __all__ = ["EditColumns"]
 
@@ -51,9 +53,9 @@ class EditColumns:
         self.source = source
         self.target = target
         self.prefix = prefix
-        self.stream = dict(tokenize=tokenize, lev=lev, merging=merging, on_error=on_error,
-                           max_tokens=max_tokens, batch_size=batch_size,
-                           merge_run_limit=merge_run_limit)
+        self.options = JobOptions(tokenize=tokenize, lev=lev, merging=merging,
+                                  on_error=on_error, max_tokens=max_tokens,
+                                  batch_size=batch_size, merge_run_limit=merge_run_limit)
         self.backend_options = backend_options
 
     @property
@@ -83,7 +85,7 @@ class EditColumns:
                  for s, t in zip(batch[self.source], batch[self.target], strict=True)]
         out: dict[str, list[Any]] = {c: [] for c in self.columns}
         lists = [out[self.prefix + f] for f in FIELDS]
-        for ann in self.annotator().annotate_stream(items, **self.stream):
+        for ann in self.annotator().annotate_stream(items, **self.options.stream()):
             rows = list(block_rows(annotation_block(ann, source_text=True), 0))
             for k, column in enumerate(lists, 1):
                 column.append([row[k] for row in rows])
@@ -92,4 +94,4 @@ class EditColumns:
 
     def __repr__(self) -> str:
         return (f"EditColumns({self.lang!r}, source={self.source!r}, target={self.target!r}, "
-                f"{self.stream}, {self.backend_options})")
+                f"{self.options}, {self.backend_options})")

@@ -1,5 +1,5 @@
 """Where a conversion writes: the :class:`Report` of what it did, the M2 sink (atomic, or resumable
-with the identity of the job, :mod:`errtype.checkpoint`)."""
+with the identity of the job, :mod:`.checkpoint`)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..annotator import Annotator
 from ..textio import atomic_output
 
 if TYPE_CHECKING:
-    from ..ranges import Joined
+    from ..annotator import Annotator
 
 PathLike = str | os.PathLike[str]
 
@@ -57,6 +56,17 @@ class Formatted:
     refused: int | None = None
 
 
+@dataclass(frozen=True)
+class Joined:
+    """The M2 blocks of consecutive items as one text, and what a Report counts of them."""
+
+    first: int  # 1-based number of the first item's line
+    text: str
+    blocks: int
+    noops: int = 0
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+
 class _Sink:
     """Where a conversion's blocks go: counted in the report, checkpointed when resumable."""
 
@@ -96,25 +106,26 @@ class _Sink:
 def m2_sink(out: PathLike, report: Report, resume: dict[str, Any] | None = None,
             step: int = 1) -> Iterator[_Sink]:
     """The output of a conversion: ``out`` written atomically, or, given the job's ``resume``
-    identity, resumably (:class:`errtype.checkpoint.Resumable`, checkpoints every ``step``
+    identity, resumably (:class:`errtype.convert.checkpoint.Resumable`, checkpoints every ``step``
     items; ``report`` is restored to the state saved with the kept items)."""
     if resume is None:
         with atomic_output(out) as fh:
             yield _Sink(fh.write, report)
         return
-    from ..checkpoint import Resumable
+    from .checkpoint import Resumable
 
     with Resumable(out, resume, step) as r:
         report.restore(r.state)
         yield _Sink(r.write, report, r)
 
 
-def job_identity(annotator: Annotator, inputs: Sequence[PathLike], **options: Any
+def job_identity(annotator: Annotator, inputs: Sequence[PathLike], kind: str, **options: Any
                  ) -> dict[str, Any]:
-    """What a resumed conversion must share with the run that died: the input files (size and
-    SHA-256), the options, the language and parser, errtype's version."""
-    from .. import __version__
-    from ..checkpoint import file_identity
+    """What a resumed conversion must share with the run that died: the kind of job, the input
+    files (size and SHA-256), the options, the language with its options and the parser,
+    errtype's version."""
+    from ..version import __version__
+    from .checkpoint import file_identity
 
     parser = annotator.parser
     model: Any = getattr(parser, "path", None)
@@ -122,8 +133,9 @@ def job_identity(annotator: Annotator, inputs: Sequence[PathLike], **options: An
     if nlp is not None and hasattr(nlp, "meta"):
         meta = nlp.meta
         model = f"{meta.get('lang')}_{meta.get('name')}-{meta.get('version')}"
-    return {"errtype": __version__, "inputs": file_identity(inputs), "lang": annotator.lang,
-            "feats": bool(getattr(annotator.language, "feats", False)),
+    return {"errtype": __version__, "kind": kind, "inputs": file_identity(inputs),
+            "lang": annotator.lang,
+            "language": annotator.language.option_values(),
             "parser": f"{type(parser).__module__}.{type(parser).__qualname__}",
             "model": None if model is None else str(model), "options": options}
 

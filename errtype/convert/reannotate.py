@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import islice
+from typing import Any
 
 from .. import m2
 from ..annotator import Annotator
@@ -15,6 +16,7 @@ from ..merge import MAX_RULE_RUN
 from ..records import too_long
 from ..textio import _open_binary
 from ..tokens import Sentence
+from .options import JobOptions, resolve
 from .output import Formatted, PathLike, Report, job_identity, m2_sink
 
 #: blocks per task of a worker process (errtype-m2 -gold/-auto -j N)
@@ -128,15 +130,15 @@ def retype_cherrant_block(annotator: Annotator, block: M2Block) -> M2Block:
     return replace(block, edits=edits, problems=[])
 
 
-def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str = "gold",
-             minimise: bool = True, old_cats: bool = False, lev: bool = False,
-             merging: str = "rules", progress: Callable[[int], None] | None = None,
-             encoding_errors: str = "strict", on_error: str = "fail",
-             errant_compat: bool = False, merge_run_limit: int = MAX_RULE_RUN,
-             resume: bool = False, jobs: int = 1, max_tokens: int | None = None) -> Report:
+def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike,
+             options: JobOptions | None = None, *, progress: Callable[[int], None] | None = None,
+             **overrides: Any) -> Report:
     """Re-annotate every block of an M2 file and write the result atomically (or resumably:
-    ``resume=True``, see :func:`parallel_to_m2`).
+    ``resume=True``, see :func:`errtype.convert.parallel_to_m2`).
 
+    ``options`` (default :class:`JobOptions`'s), its fields replaced by ``overrides``: ``mode``
+    (``gold`` or ``auto``), ``minimise``, ``old_cats``, ``lev``, ``merging``, ``errant_compat``,
+    ``merge_run_limit``, ``on_error``, ``max_tokens``, ``encoding_errors``, ``jobs``, ``resume``.
     See :func:`reannotate_block` for the semantics. A block that cannot be re-annotated (an edit
     span outside its sentence, a parser failure; with ``errant_compat``, overlapping edits that
     ERRANT's sequential application garbles) stops the run with an error naming its line, or with
@@ -146,13 +148,13 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
     or an annotator's correction has more than ``max_tokens`` tokens is written with a noop line
     per annotator and reported, as a skipped sentence of :func:`parallel_to_m2`.
     """
+    options = resolve(options, overrides)
+    o = options
     report = Report()
-    identity = job_identity(annotator, [m2_path], mode=mode, minimise=minimise,
-                            old_cats=old_cats, lev=lev, merging=merging,
-                            encoding_errors=encoding_errors, on_error=on_error,
-                            errant_compat=errant_compat, merge_run_limit=merge_run_limit,
-                            max_tokens=max_tokens) if resume else None
-    settings = (mode, minimise, old_cats, lev, merging, errant_compat, merge_run_limit)
+    identity = job_identity(annotator, [m2_path], "m2", **o.identity()) if o.resume else None
+    settings = (o.mode, o.minimise, o.old_cats, o.lev, o.merging, o.errant_compat,
+                o.merge_run_limit)
+    max_tokens, on_error, jobs = o.max_tokens, o.on_error, o.jobs
 
     def chunk_results(chunk: list[M2Block]) -> list[tuple[int, Formatted]]:
         return [(b.line, _noop_result(b, too_long(max_tokens))
@@ -160,7 +162,7 @@ def m2_to_m2(annotator: Annotator, m2_path: PathLike, out: PathLike, mode: str =
                  else _block_result(annotator, b, settings, m2_path, on_error)) for b in chunk]
 
     with m2_sink(out, report, identity) as sink:
-        blocks = read_m2(m2_path, errors=encoding_errors, lenient=True)
+        blocks = read_m2(m2_path, errors=o.encoding_errors, lenient=True)
         for _ in islice(blocks, sink.done):
             pass
         if progress and sink.done:

@@ -12,11 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from .annotator import Annotator
+from .version import __version__
 
 __all__ = ["Annotator", "install_alias", "load", "__version__"]
-
-#: the ERRANT release whose API and English results this module reproduces
-__version__ = "3.0.2"
 
 
 def load(lang: str, nlp: Any = None, **backend_options: Any) -> Annotator:

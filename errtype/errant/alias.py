@@ -110,8 +110,8 @@ def _record_line(name: str, data: bytes) -> str:
 
 def build_wheel(dest: str | Path) -> Path:
     """Write the alias distribution's wheel into ``dest``; returns its path."""
-    from .. import __version__ as errtype_version
-    from . import __version__ as errant_version
+    from ..version import __version__ as errtype_version
+    from .version import __version__ as errant_version
 
     local = "errtype" + errtype_version.replace("-", ".").replace("+", ".")
     version = f"{errant_version}+{local}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from rapidfuzz.distance import Indel
 
@@ -16,6 +16,7 @@ from ..align import Alignment, AlignOp
 from ..errors import ResourceError
 from ..parse import Parser
 from ..tokens import Sentence, Token
+from .options import LanguageOption
 
 if TYPE_CHECKING:
     from ..edit import Edit
@@ -35,6 +36,17 @@ class Classifier(Protocol):
 
 #: merge rules: ``merger(alignment, orig, cor, run_limit)`` -> edit spans
 Merger = Callable[[Sequence[AlignOp], Sentence, Sentence, int], list[Span]]
+
+#: the option of the languages typed by the generic UD classifier (and Czech's)
+FEATS = LanguageOption(
+    "feats", "UD languages: name the differing UD features of inflection errors "
+             "(R:NOUN:INFL:Case)")
+
+#: a corpus profile (:mod:`errtype.profile`): the span granularity and categories of a corpus
+PROFILE = LanguageOption(
+    "profile", "UD languages: a corpus profile fitted by 'errtype fit' (JSON): extract with the "
+               "corpus's span granularity and type in its categories", metavar="PROFILE.json",
+    path=True)
 
 #: open-class UPOS for the substitution cost (0.25 between two of them instead of 0.5)
 CONTENT_POS = frozenset({"ADJ", "ADV", "NOUN", "VERB"})
@@ -58,6 +70,8 @@ class Language:
     strict_walk: bool = False
     #: name the differing UD features of inflection errors (``R:NOUN:INFL:Case``)
     feats: bool = False
+    #: the corpus profile applied (its path or :class:`errtype.profile.Profile`), or None
+    profile: Any = None
     #: words are separated by spaces; False for a language written without them (Japanese):
     #: raw text is then always segmented by the parser, while M2 sentences keep their tokens
     spaced: bool = True
@@ -65,6 +79,13 @@ class Language:
     equal_cost_alternatives: bool = False
     #: the M2 dialect errtype-m2 writes: ``standard`` or ``cherrant`` (T lines, see errtype.m2)
     m2_dialect: str = "standard"
+    #: the options this language takes (:meth:`with_options`), as data the commands and
+    #: :class:`errtype.Annotator` build from; each is an attribute of the configured language
+    options: ClassVar[tuple[LanguageOption, ...]] = (FEATS, PROFILE)
+    #: the command line's heading of the options, None: with the backend options
+    options_title: ClassVar[str | None] = None
+    #: how to segment as a segmented gold was segmented (scoring text written without spaces)
+    segmenter_hint: ClassVar[str] = ""
     #: ``factory(code, options)``: the parser of :meth:`make_parser`
     parser_factory: Callable[[str, dict[str, Any]], Parser] | None = None
     #: the merge rules of :meth:`merge_rules`
@@ -86,14 +107,28 @@ class Language:
         return self._component("parser_factory")(self.code, options)
 
     def with_options(self, **options: Any) -> Language:
-        """A copy of this language with classifier options (``feats=True``) applied."""
-        unknown = set(options) - {"feats"}
+        """A copy of this language with classifier options (``feats=True``, ``profile=PATH``:
+        :func:`errtype.profile.apply.profiled`) applied."""
+        unknown = set(options) - {o.name for o in self.options}
         if unknown:
             raise TypeError(f"unknown language option(s): {', '.join(sorted(unknown))}")
         new = copy.copy(self)
         new.feats = bool(options.get("feats", self.feats))
         new.__dict__["_classifier"] = None
+        if options.get("profile") is not None:
+            from ..profile.apply import profiled
+
+            return profiled(new, options["profile"])
         return new
+
+    def option_values(self) -> dict[str, Any]:
+        """The value of each declared option (what a resumed job must share)."""
+        return {o.name: getattr(self, o.name, None) for o in self.options}
+
+    def unit_hint(self, unit: str) -> str | None:
+        """What to change so that this configured language extracts edits in scoring ``unit``
+        (``token`` or ``char``), or None: it does already."""
+        return None
 
     def correction_text(self, text: str) -> str:
         """A correction's text as the language annotates it (default: unchanged; Chinese

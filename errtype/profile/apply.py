@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..edit import Edit
-from ..lang.base import Language
 from ..tokens import Sentence
 from .features import edit_features
 from .profile import Profile, ProfileError, load_profile
+
+if TYPE_CHECKING:
+    from ..lang.base import Language
 
 
 class ProfileClassifier:
@@ -40,5 +42,6 @@ def profiled(language: Language, profile: Any) -> Language:
                            f"{language.code!r} has its own rules")
     new = with_merge(found.merge)
     new._classifier = ProfileClassifier(language.classifier, found)
-    new.profile = found
+    new.profile = profile if isinstance(profile, Profile) else str(profile)
+    new.profile_model = found
     return new

@@ -8,12 +8,12 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .. import __version__
 from ..align import align
 from ..edit import Edit
 from ..errors import ResourceError
 from ..merge import MAX_RULE_RUN, MergeSettings, apply_merge_settings
 from ..tokens import Sentence
+from ..version import __version__
 from .features import edit_features
 from .profile import Profile, ProfileError
 from .spans import PRF, GoldSentence, SpanKey, folds, span_prf

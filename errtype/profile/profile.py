@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
 from ..errors import InputError
 from ..merge import MergeSettings
+from ..version import __version__
 from .features import FEATURES_VERSION
 
 #: the ``format`` field of every profile

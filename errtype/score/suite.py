@@ -356,14 +356,15 @@ def _segmented(annotator: Callable[[], Any], lang: str, language: Any,
         differ = next((b for b, f in zip(gold, found, strict=True) if f.split() != b.tokens),
                       None)
         if differ is not None:
+            said = ann.language.segmenter_hint
+            hint = f" ({said})" if said else ""
             for name, lines in [("--src", src_lines or []), *texts.items()]:
                 if lines and not any(len(t.split()) > 1 for t in lines):
                     raise InputError(
                         f"{name}: {lang} text without spaces, but the gold is not segmented as "
                         f"errtype segments it (line {differ.line}: {differ.source[:40]!r}): "
                         f"give the text segmented as the gold, annotate with the segmenter "
-                        f"that made it (Chinese words: --granularity word), or score "
-                        f"characters (--unit char)")
+                        f"that made it{hint}, or score characters (--unit char)")
             return src_lines, refs, texts
     src_lines = None if src_lines is None else ann.segment(src_lines)
     refs = None if refs is None else [ann.segment(r, corrections=True) for r in refs]
@@ -431,9 +432,9 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
     m2_inputs = ([(gold_name, gold)] if gold is not None else []) + [
         (path, blocks) for _, path, blocks, _ in read]
     unit = resolve_unit(unit, lang, m2_inputs, bool(texts or refs or src_lines is not None))
-    if unit == "char" and getattr(language, "granularity", "char") != "char":
-        raise InputError(f"--unit char scores {lang} in characters: extract the edits in "
-                         f"characters too (--granularity char, the default), or score the "
+    hint = None if language is None else language.unit_hint(unit)
+    if unit == "char" and hint is not None:
+        raise InputError(f"--unit char scores {lang} in characters: {hint}, or score the "
                          f"words with --unit token")
     if unit == "token" and (texts or refs or src_lines is not None):
         src_lines, refs, texts = _segmented(annotator, lang, language, gold, src_lines, refs,

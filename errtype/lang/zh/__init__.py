@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...align import Alignment, AlignOp, cheapest_paths
 from ...errors import ErrtypeError, ResourceError
@@ -32,6 +32,7 @@ from ...merge import MAX_RULE_RUN
 from ...parse import Parser
 from ...tokens import Sentence, Token
 from ..base import Language
+from ..options import LanguageOption
 from ..packs import get_pack
 from .costs import SubstitutionCost
 from .merge import merge_ops
@@ -45,6 +46,17 @@ __all__ = ["Chinese", "GRANULARITIES", "SCHEMES"]
 GRANULARITIES = ("char", "word")
 #: ``errtype``: the generic UD types at word level; ``cherrant``: ChERRANT's type set
 SCHEMES = ("errtype", "cherrant")
+#: Chinese's options (:class:`errtype.lang.options.LanguageOption`), as the commands offer them
+OPTIONS = (
+    LanguageOption("granularity", "tokens: characters (default; ChERRANT's char level) or words "
+                                  "(segmented and tagged by jieba)", choices=GRANULARITIES),
+    LanguageOption("scheme", "word-level error types: errtype's UD types (default) or ChERRANT's "
+                             "(char level types are always ChERRANT's operation letters M/R/S/W)",
+                   choices=SCHEMES),
+    LanguageOption("simplified", "keep the references as written (default: converted to "
+                                 "simplified characters with OpenCC t2s, as ChERRANT does)",
+                   flags=("--no-simplified", "--no_simplified"), negative=True),
+)
 #: ChERRANT lists every equal-cost alternative only when the lengths differ by at most this
 ALTERNATIVES_MAX_LENGTH_DIFFERENCE = 10
 #: ChERRANT's type letter of each operation at char level
@@ -61,6 +73,9 @@ class Chinese(Language):
     equal_cost_alternatives = True
     m2_dialect = "cherrant"
     spaced = False
+    options: ClassVar[tuple[LanguageOption, ...]] = OPTIONS
+    options_title: ClassVar[str | None] = "languages written without spaces (zh)"
+    segmenter_hint: ClassVar[str] = "Chinese words: --granularity word"
 
     def __init__(self, granularity: str = "char", scheme: str = "errtype",
                  simplified: bool = True) -> None:
@@ -76,10 +91,11 @@ class Chinese(Language):
         self.simplified = simplified
 
     def with_options(self, **options: Any) -> Chinese:
-        unknown = set(options) - {"granularity", "scheme", "simplified"}
+        names = [o.name for o in self.options]
+        unknown = set(options) - set(names)
         if unknown:
             raise TypeError(f"unknown option(s) for Chinese: {', '.join(sorted(unknown))} "
-                            "(Chinese takes granularity, scheme, simplified)")
+                            f"(Chinese takes {', '.join(names)})")
         return type(self)(options.get("granularity", self.granularity),
                           options.get("scheme", self.scheme),
                           bool(options.get("simplified", self.simplified)))
@@ -87,6 +103,11 @@ class Chinese(Language):
     @property
     def char_level(self) -> bool:
         return self.granularity == "char"
+
+    def unit_hint(self, unit: str) -> str | None:
+        if unit == "char" and not self.char_level:
+            return "extract the edits in characters too (--granularity char, the default)"
+        return None
 
     # --- parsing ---------------------------------------------------------------------------
 

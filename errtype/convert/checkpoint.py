@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = ["PARTIAL", "Resumable", "file_identity", "kept_items"]
 
@@ -132,7 +132,7 @@ class Resumable:
 
     def commit(self, state: dict[str, Any], items: int = 0) -> None:
         """Make the file durable and record that its first ``items`` items are complete."""
-        from .textio import atomic_output
+        from ..textio import atomic_output
 
         fh = self._fh
         assert fh is not None

@@ -1,35 +1,34 @@
-"""Parallel files cut into line ranges that workers read, annotate and format themselves.
+"""Parallel files read as items, whole or cut into line ranges that workers read, annotate and
+format themselves.
 
 The process that starts the work only cuts the files (byte offsets of the first line of each
 range, found with one pass over each file) and joins the M2 text of each range, in order, into
 the output: a worker reads its own lines, parses, annotates, formats and counts them, and sends
 back one string per range. ``errtype-m2 -j N`` (forked workers, :func:`parallel_to_m2_ranges`)
-and ``errtype-m2 --dask`` (a cluster's workers, :mod:`errtype.dask`) both work this way; the
-output is the same as a single process's.
+and ``errtype-m2 --dask`` (a cluster's workers, :mod:`errtype.convert.dask`) both work this way;
+the output is the same as a single process's.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from functools import partial
-from itertools import chain
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from itertools import chain, islice
+from typing import TYPE_CHECKING
 
-from .convert import Formatted, checked, format_annotation, parallel_items
-from .errors import AnnotationError, EncodingError, InputError
-from .textio import check_line_counts, decode_lines
+from ..errors import AnnotationError, EncodingError
+from ..textio import check_line_counts, decode_lines, read_parallel
+from .jobs import Job, failed, formatter, job_sink, join
+from .options import JobOptions
+from .output import Joined, PathLike, Report
 
 if TYPE_CHECKING:
-    from .annotator import Annotator
-    from .convert.output import _Sink
-
-PathLike = str | os.PathLike[str]
+    from ..annotator import Annotator
 
 __all__ = ["Joined", "LineRange", "annotate_range", "cut", "join", "line_ranges",
-           "parallel_to_m2_ranges", "range_lines", "range_sizes"]
+           "parallel_items", "parallel_job", "parallel_to_m2_ranges", "range_lines",
+           "range_sizes"]
 
 #: the smallest range :func:`range_sizes` cuts (fewer lines make too small a parse batch: a
 #: 32-line floor cost more worker CPU on bench_m2 than 64)
@@ -47,15 +46,32 @@ class LineRange:
     count: int
 
 
-@dataclass(frozen=True)
-class Joined:
-    """The M2 blocks of consecutive items as one text, and what a Report counts of them."""
+def parallel_items(paths: Sequence[PathLike], encoding_errors: str = "strict",
+                   progress: Callable[[int], None] | None = None, *, skip: int = 0,
+                   lines: Iterable[tuple[int, list[str]]] | None = None
+                   ) -> Iterator[tuple[str, list[str]]]:
+    """Items ``(orig, [cor, ...])`` of parallel files (``paths[0]`` the original), stripped,
+    after the first ``skip`` lines. ``lines`` gives the numbered lines when they are read some
+    other way."""
+    numbered = iter(read_parallel(paths, errors=encoding_errors) if lines is None else lines)
+    if skip:
+        for _ in islice(numbered, skip):
+            pass
+        if progress:
+            progress(skip)
+    for _, texts in numbered:
+        yield texts[0].strip(), [t.strip() for t in texts[1:]]
+        if progress:
+            progress(1)
 
-    first: int  # 1-based number of the first item's line
-    text: str
-    blocks: int
-    noops: int = 0
-    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+def parallel_job(paths: Sequence[PathLike], encoding_errors: str = "strict") -> Job:
+    """Parallel files (``paths[0]`` the original, one sentence per line) as a :class:`Job`:
+    line k of every file is item k."""
+    def read(skip: int) -> Iterator[tuple[int, tuple[str, list[str]]]]:
+        return enumerate(parallel_items(paths, encoding_errors, skip=skip), skip + 1)
+
+    return Job("parallel", list(paths), read, cor_paths=list(paths[1:]))
 
 
 # --- cutting (the parent) -----------------------------------------------------------------------
@@ -146,64 +162,44 @@ def range_lines(r: LineRange, encoding_errors: str = "strict"
         yield r.first + k, list(texts)
 
 
-def join(results: Iterable[Formatted], first: int, cor_paths: Sequence[PathLike] | None,
-         on_error: str) -> Joined:
-    """The formatted items of lines ``first, first + 1, ...`` as one :class:`Joined` (a
-    correction M2 cannot express: :func:`errtype.convert.checked`)."""
-    texts: list[str] = []
-    noops = 0
-    skipped: list[tuple[int, str]] = []
-    for k, result in enumerate(results):
-        line = first + k
-        result = checked(result, line, cor_paths, on_error)
-        texts.append(result.block)
-        noops += result.noops
-        if result.skipped is not None:
-            skipped.append((line, result.skipped))
-    return Joined(first, "".join(texts), len(texts), noops, skipped)
-
-
-def annotate_range(annotator: Annotator, r: LineRange, *, errant_noop: bool = False,
-                   encoding_errors: str = "strict", **stream: Any) -> Joined:
-    """Read, annotate and format one range (``stream``: the keyword arguments of
-    :meth:`errtype.Annotator.annotate_stream`); a failure is an :class:`InputError` naming the
-    line."""
-    items = parallel_items(list(r.paths), lines=range_lines(r, encoding_errors))
-    fmt = partial(format_annotation, errant_noop=errant_noop,
-                  dialect=annotator.language.m2_dialect)
+def annotate_range(annotator: Annotator, r: LineRange, options: JobOptions) -> Joined:
+    """Read, annotate and format one range as ``options`` say (in one process: ``jobs`` is not
+    read); a failure is an :class:`InputError` naming the line."""
+    items = parallel_items(list(r.paths), lines=range_lines(r, options.encoding_errors))
     try:
-        done = list(annotator.annotate_stream(items, transform=fmt, **stream))
+        done = list(annotator.annotate_stream(items, transform=formatter(annotator, options),
+                                              **options.stream()))
     except AnnotationError as exc:
-        line = None if exc.index is None else r.first + exc.index
-        raise InputError(f"annotation failed: {exc.reason} (use --on-error skip to write a noop "
-                         "block and continue)", line=line) from None
-    return join(done, r.first, r.paths[1:], stream.get("on_error", "fail"))
+        raise failed(exc, None if exc.index is None else r.first + exc.index) from None
+    return join(done, r.first, r.paths[1:], options.on_error)
 
 
-def parallel_to_m2_ranges(annotator: Annotator, paths: Sequence[PathLike], sink: _Sink,
-                          jobs: int, *, batch_size: int = 256, errant_noop: bool = False,
-                          encoding_errors: str = "strict",
-                          progress: Callable[[int], None] | None = None,
-                          **stream: Any) -> None:
-    """Annotate parallel files (``paths[0]`` the original) with ``jobs`` forked workers that
-    read and format their own ranges; the joined text goes into ``sink`` in order (after the
-    ``sink.done`` items an earlier run wrote)."""
-    from .stream import worker_map
+def parallel_to_m2_ranges(annotator: Annotator, job: Job, out: PathLike, options: JobOptions,
+                          progress: Callable[[int], None] | None = None) -> Report:
+    """Annotate the parallel files of ``job`` (:func:`parallel_job`) with ``options.jobs`` forked
+    workers that read and format their own ranges, and write the joined text to ``out`` in order
+    (resumably as :func:`errtype.convert.jobs.run_job` would: the same identity)."""
+    from ..stream import worker_map
 
-    n = check_line_counts(paths)
-    ranges = cut(paths, range_sizes(max(0, n - sink.done), jobs, batch_size), sink.done)
-    if progress and sink.done:
-        progress(sink.done)
+    paths = list(job.inputs)
+    report = Report()
+    with job_sink(annotator, job, out, options, report) as sink:
+        n = check_line_counts(paths)
+        ranges = cut(paths, range_sizes(max(0, n - sink.done), options.jobs,
+                                        options.batch_size), sink.done)
+        if progress and sink.done:
+            progress(sink.done)
 
-    def work(r: LineRange) -> Joined:
-        return annotate_range(annotator, r, errant_noop=errant_noop,
-                              encoding_errors=encoding_errors, batch_size=batch_size, **stream)
+        def work(r: LineRange) -> Joined:
+            return annotate_range(annotator, r, options)
 
-    def describe(task: tuple[LineRange]) -> str:
-        r = task[0]
-        return f"lines {r.first}-{r.first + r.count - 1}"
+        def describe(task: tuple[LineRange]) -> str:
+            r = task[0]
+            return f"lines {r.first}-{r.first + r.count - 1}"
 
-    for joined in worker_map(annotator, work, ((r,) for r in ranges), jobs, describe):
-        sink.put_joined(joined)
-        if progress:
-            progress(joined.blocks)
+        for joined in worker_map(annotator, work, ((r,) for r in ranges), options.jobs,
+                                 describe):
+            sink.put_joined(joined)
+            if progress:
+                progress(joined.blocks)
+    return report
