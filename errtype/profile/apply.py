@@ -40,8 +40,9 @@ def profiled(language: Language, profile: Any) -> Language:
     if with_merge is None or not hasattr(language, "classifier"):
         raise ProfileError(f"profiles type only languages of the generic UD classifier; "
                            f"{language.code!r} has its own rules")
-    new = with_merge(found.merge)
-    new._classifier = ProfileClassifier(language.classifier, found)
+    # the profile learnt from types naming the differing UD features (feats=True)
+    new = with_merge(found.merge).with_options(feats=True)
+    new._classifier = ProfileClassifier(new.classifier, found)
     new.profile = profile if isinstance(profile, Profile) else str(profile)
     new.profile_model = found
     return new

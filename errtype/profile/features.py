@@ -61,6 +61,18 @@ def edit_features(edit: Edit, orig: Sentence, cor: Sentence, etype: str,
         out.append(f"dist={min(5, int(10 * Indel.normalized_distance(ot.lower(), ct.lower())))}")
         out.append(f"nspace={ot.replace(' ', '') == ct.replace(' ', '')}")
         out.append(f"len={len(o)}>{len(c)}" if max(len(o), len(c)) <= 3 else "len=long")
+        # what changed in the last words, past their common prefix (an ending, a letter)
+        wa, wb = a.lower, b.lower
+        k = 0
+        while k < min(len(wa), len(wb)) and wa[k] == wb[k]:
+            k += 1
+        out.append(f"chg={wa[k:][-4:]}>{wb[k:][-4:]}")
+        out.append(f"prefix={min(k, 4)}")
+        out.append(f"sfx={wa[-2:]}>{wb[-2:]}")
+        out.append(f"sfx1={wa[-1:]}>{wb[-1:]}")
+        for x, y in zip(o, c, strict=False):
+            fx, fy = _feats(x), _feats(y)
+            out.extend(f"dfeat_any={f}" for f in set(fx) | set(fy) if fx.get(f) != fy.get(f))
     if is_valid_word is not None:
         for name, toks in (("o", o), ("c", c)):
             words = [t.text for t in toks if not is_punct(t)]

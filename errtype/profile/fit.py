@@ -47,12 +47,15 @@ class Parsed:
 
 def parse_gold(annotator: object, sents: Sequence[GoldSentence]) -> list[Parsed]:
     """Parse every sentence, find errtype's spans and type every gold edit (at its gold span,
-    unminimised, as ``errtype-m2 -gold -no_min``)."""
+    unminimised, as ``errtype-m2 -gold -no_min``, with ``feats=True``)."""
     language = annotator.language  # type: ignore[attr-defined]
     parser = annotator.parser  # type: ignore[attr-defined]
     if not hasattr(language, "rule_spans"):
         raise ProfileError(f"profiles are fitted for languages of the generic UD classifier; "
                            f"{language.code!r} has its own rules")
+    if getattr(language, "profile", None) is not None:
+        raise ProfileError("fit a profile with errtype's own types, not another profile's")
+    language = language.with_options(feats=True)   # types name the differing UD features
     texts: list[str] = []
     for s in sents:
         texts += [" ".join(s.tokens), " ".join(s.cor_tokens)]

@@ -69,12 +69,19 @@ def read_gold(path: str | os.PathLike[str], annotator: int = 0) -> list[GoldSent
 
 
 def halves(sents: Sequence[GoldSentence]) -> tuple[list[GoldSentence], list[GoldSentence]]:
-    """Two disjoint halves: by document when the file names documents (every other document),
-    else by block order (first and second half)."""
-    docs = list(dict.fromkeys(s.doc for s in sents))
+    """Two disjoint halves: by document when the file names documents (each document, in file
+    order, to the half with fewer edits so far), else by block order (first and second half)."""
+    docs: dict[str, list[GoldSentence]] = {}
+    for s in sents:
+        docs.setdefault(s.doc, []).append(s)
     if len(docs) < len(sents):
-        first = set(docs[::2])
-        return [s for s in sents if s.doc in first], [s for s in sents if s.doc not in first]
+        parts: tuple[list[GoldSentence], list[GoldSentence]] = ([], [])
+        sizes = [0, 0]
+        for group in docs.values():
+            k = 0 if sizes[0] <= sizes[1] else 1
+            parts[k].extend(group)
+            sizes[k] += sum(len(g.edits) for g in group)
+        return parts[0], parts[1]
     mid = len(sents) // 2
     return list(sents[:mid]), list(sents[mid:])
 
