@@ -53,10 +53,10 @@ class Profile:
         scores = self._intercept + self._coef[:, cols].sum(axis=1)
         return self.classes[int(np.argmax(scores))]
 
-    def check(self, language: str) -> None:
+    def check(self, language: str, name: str = "profile") -> None:
         """Raise :class:`ProfileError` unless this profile was fitted for ``language``."""
         if language != self.language:
-            raise ProfileError(f"this profile was fitted on a {self.language!r} corpus and "
+            raise ProfileError(f"{name}: this profile was fitted on a {self.language!r} corpus and "
                                f"cannot type {language!r}: fit one on {language!r} gold "
                                f"(errtype fit --lang {language} GOLD.m2 -o PROFILE.json)")
 
@@ -107,9 +107,11 @@ class Profile:
 def load_profile(path: str | os.PathLike[str] | Profile, language: str | None = None
                  ) -> Profile:
     """The profile in JSON file ``path`` (checked for ``language`` when given)."""
+    name = "profile"
     if isinstance(path, Profile):
         profile = path
     else:
+        name = str(path)
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
@@ -121,5 +123,5 @@ def load_profile(path: str | os.PathLike[str] | Profile, language: str | None = 
             raise ProfileError(f"{path}: cannot read the profile ({exc.strerror})") from None
         profile = Profile.from_json(data, str(path))
     if language is not None:
-        profile.check(language)
+        profile.check(language, name)
     return profile
