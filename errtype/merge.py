@@ -222,13 +222,17 @@ class MergeSettings:
     article inside the form, ``am``) on either side, become one edit (``ist am Arbeiten`` ->
     ``arbeitet``). ``punct``: an edit of punctuation alone touching a word edit joins it (the
     one before, else the one after). ``split_punct``: punctuation at the edge of a word edit
-    becomes its own edit (the opposite convention; applied first).
+    becomes its own edit (the opposite convention; applied first). ``moves``: a word deleted
+    at one place and inserted, possibly changed, at another nearby (the same lemma, or similar
+    letters) makes one word-order edit with everything between (``ma kinkin`` -> ``kingin ma``),
+    as corpora that annotate moves as one edit do (EstGEC's ``R:WO``).
     """
 
     agreement: bool = False
     periphrastic: bool = False
     punct: bool = False
     split_punct: bool = False
+    moves: bool = False
 
     @property
     def is_default(self) -> bool:
@@ -236,7 +240,7 @@ class MergeSettings:
 
     def to_dict(self) -> dict[str, bool]:
         return {"agreement": self.agreement, "periphrastic": self.periphrastic,
-                "punct": self.punct, "split_punct": self.split_punct}
+                "punct": self.punct, "split_punct": self.split_punct, "moves": self.moves}
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> MergeSettings:
@@ -313,6 +317,8 @@ def apply_merge_settings(spans: Sequence[Span], orig: Sentence, cor: Sentence,
         return list(spans)  # type: ignore[arg-type]
     if settings.split_punct:
         out = [p for s in out for p in _split_punct(s, orig, cor)]  # type: ignore[arg-type]
+    if settings.moves:
+        out = _join_moves(out, orig, cor)
     if settings.agreement:
         out = _join(out, lambda a, b: _agreement_join(a, b, orig, cor))
     if settings.periphrastic:
@@ -359,3 +365,45 @@ def _punct_join(a: Span, b: Span, orig: Sentence, cor: Sentence) -> bool:
     pa = _is_punct_only([*orig[a[0]:a[1]], *cor[a[2]:a[3]]])
     pb = _is_punct_only([*orig[b[0]:b[1]], *cor[b[2]:b[3]]])
     return pa != pb
+
+
+#: the farthest a moved word travels (tokens between its deletion and its insertion)
+MOVE_WINDOW = 6
+
+
+def _moved(a: Sequence[Token], b: Sequence[Token]) -> bool:
+    """The deleted words ``a`` reappear as ``b`` (same lemmas, or similar letters)."""
+    if not a or not b or len(a) > 3 or len(b) > 3 or _is_punct_only(a) or _is_punct_only(b):
+        return False
+    if [t.lemma.lower() for t in a] == [t.lemma.lower() for t in b] and a[0].lemma:
+        return True
+    x, y = " ".join(t.lower for t in a), " ".join(t.lower for t in b)
+    return 1 - Indel.normalized_distance(x, y) >= 0.6
+
+
+def _join_moves(spans: list, orig: Sentence, cor: Sentence) -> list:
+    """A pure deletion and a pure insertion of the same (or similar) words, at most
+    :data:`MOVE_WINDOW` tokens apart, joined with every span between them."""
+    out = list(spans)
+    changed = True
+    while changed:
+        changed = False
+        for i, a in enumerate(out):
+            for j in range(i + 1, len(out)):
+                b = out[j]
+                if b[0] - a[1] > MOVE_WINDOW:
+                    break
+                dele, ins = (a, b) if a[2] == a[3] else (b, a)
+                if not (dele[2] == dele[3] and dele[0] < dele[1]
+                        and ins[0] == ins[1] and ins[2] < ins[3]):
+                    continue
+                if _moved(orig[dele[0]:dele[1]], cor[ins[2]:ins[3]]):
+                    group = out[i:j + 1]
+                    joined = (min(s[0] for s in group), max(s[1] for s in group),
+                              min(s[2] for s in group), max(s[3] for s in group))
+                    out[i:j + 1] = [joined]
+                    changed = True
+                    break
+            if changed:
+                break
+    return out

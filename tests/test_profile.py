@@ -36,7 +36,7 @@ def sent(spec: str) -> Sentence:
 def test_merge_settings_data() -> None:
     assert MergeSettings().is_default
     combos = MergeSettings.combinations()
-    assert len(combos) == 16 and len(set(combos)) == 16 and combos[0] == MergeSettings()
+    assert len(combos) == 32 and len(set(combos)) == 32 and combos[0] == MergeSettings()
     s = MergeSettings(agreement=True, punct=True)
     assert MergeSettings.from_dict(s.to_dict()) == s
     with pytest.raises(ValueError, match="unknown merge setting"):
@@ -80,6 +80,18 @@ def test_punctuation_attached_and_split() -> None:
     assert apply_merge_settings(spans, orig, cor, MergeSettings(punct=True)) == [(1, 2, 1, 3)]
     assert apply_merge_settings([(1, 2, 1, 3)], orig, cor,
                                 MergeSettings(split_punct=True)) == spans
+
+
+def test_move_is_one_edit() -> None:
+    # Abi eest ma kinkin -> Abi eest kingin ma (inserted before "ma", deleted after it)
+    orig = sent("Abi/NOUN eest/ADP ma/PRON kinkin/VERB")
+    cor = sent("Abi/NOUN eest/ADP kingin/VERB ma/PRON")
+    spans = [(2, 2, 2, 3), (3, 4, 4, 4)]
+    assert apply_merge_settings(spans, orig, cor, MergeSettings(moves=True)) == [(2, 4, 2, 4)]
+    assert apply_merge_settings(spans, orig, cor, MergeSettings()) == spans
+    # unrelated words: no move
+    cor2 = sent("Abi/NOUN eest/ADP palun/VERB ma/PRON")
+    assert apply_merge_settings(spans, orig, cor2, MergeSettings(moves=True)) == spans
 
 
 def test_ud_language_uses_pack_and_profile_settings() -> None:
