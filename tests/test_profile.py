@@ -229,3 +229,47 @@ def test_profile_on_held_out_half(shared: type, lang: str, name: str, micro: flo
     with pytest.raises(ProfileError, match=f"cannot type '{other}'"):
         load_profile(path, other)
     assert os.path.getsize(path) < 5_000_000
+
+
+# --- the command line ----------------------------------------------------------------------------
+
+def _excerpt(shared: type, name: str, blocks: int, out: Path) -> Path:
+    text = shared.path("multilingual", name).read_text(encoding="utf-8")
+    out.write_text("\n\n".join(text.strip().split("\n\n")[:blocks]) + "\n", encoding="utf-8")
+    return out
+
+
+@pytest.mark.slow
+def test_cli_fit_then_m2_profile(shared: type, tmp_path: Path,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("sklearn", reason=SKLEARN)
+    pytest.importorskip("ufal.udpipe", reason="ufal.udpipe missing: pip install 'errtype[cs]'")
+    from errtype.cli import m2 as m2cli
+    from errtype.cli.main import main
+
+    model = str(shared.path("..", "models", "uk.udpipe"))
+    gold = _excerpt(shared, "uagec.dev.m2", 80, tmp_path / "gold.m2")
+    prof = tmp_path / "uk.json"
+    assert main(["fit", "--lang", "uk", "--udpipe-model", model, str(gold), "-o", str(prof)]) == 0
+    classes = set(load_profile(prof, "uk").classes)
+    assert "Punctuation" in classes
+    out = tmp_path / "out.m2"
+    assert m2cli.main(["--lang", "uk", "--udpipe-model", model, "--profile", str(prof),
+                       "-gold", str(gold), "-o", str(out)]) == 0
+    types = {line.split("|||")[1] for line in out.read_text(encoding="utf-8").splitlines()
+             if line.startswith("A ") and "|||noop|||" not in line}
+    assert types and types <= classes
+    (tmp_path / "o.txt").write_text("Він ходить в школу\n", encoding="utf-8")
+    (tmp_path / "c.txt").write_text("Він ходить у школу .\n", encoding="utf-8")
+    assert m2cli.main(["--lang", "uk", "--udpipe-model", model, "--profile", str(prof),
+                       "-orig", str(tmp_path / "o.txt"), "-cor", str(tmp_path / "c.txt"),
+                       "-o", str(tmp_path / "oc.m2")]) == 0
+    lines = (tmp_path / "oc.m2").read_text(encoding="utf-8").splitlines()
+    assert {line.split("|||")[1] for line in lines[1:] if line} <= classes
+    capsys.readouterr()
+    et_model = str(shared.path("..", "models", "et.udpipe"))
+    assert m2cli.main(["--lang", "et", "--udpipe-model", et_model, "--profile", str(prof),
+                       "-gold", str(gold), "-o", str(tmp_path / "x.m2")]) == 2
+    err = capsys.readouterr().err
+    assert "fitted on a 'uk' corpus and cannot type 'et'" in err and str(prof) in err
+    assert not (tmp_path / "x.m2").exists()
