@@ -13,7 +13,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import add_backend_options, backend_options, describe, details, new_parser, run
+from .common import (
+    SPELLINGS,
+    add_backend_options,
+    backend_options,
+    describe,
+    details,
+    new_parser,
+    run,
+)
 from .files import OUTPUT, m2_input
 
 PROG = "errtype fit"
@@ -24,8 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
                    formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("gold", type=m2_input("the gold must be M2 with the corpus's categories"),
                    help="gold M2 typed in the corpus's own categories")
-    p.add_argument("-o", "--output", type=OUTPUT, default=None,
-                   help="write the profile (JSON) here")
+    p.add_argument(*SPELLINGS["out"], dest="out", type=OUTPUT, default=None,
+                   metavar="PROFILE.json", help="write the profile (JSON) here, atomically")
     p.add_argument("--annotator", type=int, default=0,
                    help="the gold annotator whose edits are learnt (default 0)")
     p.add_argument("--cv", type=int, default=0, metavar="K",
@@ -59,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         from ..profile.fit import cross_validate, fit, parse_gold
         from ..profile.spans import read_gold
 
-        if not args.output and not args.cv:
+        if not args.out and not args.cv:
             raise InputError("nothing to do: give -o PROFILE.json, --cv K or both")
         annotator = errtype.load(args.lang, **backend_options(args))
         sents = read_gold(args.gold, args.annotator)
@@ -69,12 +77,12 @@ def main(argv: list[str] | None = None) -> int:
                 raise InputError("--cv needs at least 2 folds")
             print(f"{args.cv}-fold cross-validation on {args.gold}:")
             report(cross_validate(parsed, args.lang, args.cv))
-        if args.output:
+        if args.out:
             profile = fit(parsed, args.lang, meta={"gold": str(args.gold).rsplit("/", 1)[-1]})
-            profile.save(args.output)
+            profile.save(args.out)
             print(f"profile: {len(profile.classes)} categories, merge {profile.merge.to_dict()}, "
                   f"span F1 on the gold {profile.meta['span_f1_default']} -> "
-                  f"{profile.meta['span_f1_fitted']}; written to {args.output}", file=sys.stderr)
+                  f"{profile.meta['span_f1_fitted']}; written to {args.out}", file=sys.stderr)
         return 0
 
     return run(PROG, body, args=args)
