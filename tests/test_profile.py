@@ -211,17 +211,17 @@ def _fit_halves(shared: type, lang: str, name: str) -> tuple:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("lang", "name", "micro", "macro"), [
-    # regression pins: measured 2026-11-28 with the stand-in models (docs/profiles.md);
-    # uk micro 88.4 / macro 62.2, et micro 89.3 / macro 87.9
-    ("uk", "uagec.dev.m2", 87.0, 58.0),
-    ("et", "estgec.dev.m2", 88.0, 85.0),
+@pytest.mark.parametrize(("lang", "name", "micro", "macro", "gain"), [
+    # regression pins, all categories of the test half, stand-in models (docs/profiles.md:
+    # uk 89.8 / 79.8, span F1 98.1 at the default already; et 90.2 / 88.4, span F1 79.3 -> 84.9)
+    ("uk", "uagec.dev.m2", 88.0, 75.0, 0.0),
+    ("et", "estgec.dev.m2", 90.0, 85.0, 3.0),
 ])
 def test_profile_on_held_out_half(shared: type, lang: str, name: str, micro: float,
-                                  macro: float, tmp_path: Path) -> None:
+                                  macro: float, gain: float, tmp_path: Path) -> None:
     profile, ev = _fit_halves(shared, lang, name)
     assert ev.micro >= micro and ev.macro >= macro
-    assert ev.span_profile.f1 >= ev.span_default.f1
+    assert ev.span_profile.f1 >= ev.span_default.f1 + gain
     path = tmp_path / "p.json"
     profile.save(path)
     assert load_profile(path, lang).classes == profile.classes
