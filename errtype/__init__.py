@@ -45,7 +45,8 @@ def load(lang: str = "en", **backend_options: Any) -> Annotator:
     English: ``udpipe_model=`` (path of a .udpipe file). Languages typed by the generic UD
     classifier also take ``feats=True`` (inflection types name the differing UD features).
     Chinese (``"zh"``) takes ``granularity="char"|"word"``, ``scheme=`` and ``simplified=``
-    (docs/chinese.md).
+    (docs/chinese.md). ``profile=`` (a corpus profile's JSON path, ``errtype fit``) gives a
+    generic-UD language that corpus's span granularity and categories (docs/profiles.md).
     """
     return Annotator(lang, **backend_options)
 

@@ -198,3 +198,212 @@ def errant2_rules(similar: Callable[[str, str], bool] = indel_similar) -> RuleMe
     tags; AUX not content; the {PART, VERB} same-POS rule)."""
     return RuleMerger(possessive=False, content_pos=CONTENT_POS_V2, same_pos=same_pos_v2,
                       similar=similar)
+
+
+# --- merge granularity as data (the generic UD language) ----------------------------------------
+
+#: word classes of an agreement phrase (a determiner, adjective or noun run)
+AGREEMENT_POS = frozenset({"DET", "ADJ", "NOUN", "PROPN", "PRON", "NUM"})
+#: the UD features agreement is carried by
+AGREEMENT_FEATS = ("Case", "Gender", "Number")
+#: word classes of a periphrastic verb form (``ist am Arbeiten``, ``буду писати``)
+PERIPHRASTIC_POS = frozenset({"AUX", "VERB", "PART"})
+_PERIPHRASTIC_GLUE = frozenset({"ADP", "DET"})
+
+
+@dataclass(frozen=True)
+class MergeSettings:
+    """How adjacent changes merge after the rules (all off: errtype's default granularity).
+
+    ``agreement``: edits in one determiner/adjective/noun run that change the same agreement
+    feature (Case, Gender or Number), with only such words between them, become one edit
+    (``einem guten Freunde`` -> ``einer guten Freundin``). ``periphrastic``: touching edits
+    that together hold an auxiliary and a verb, with only verbal words (or a preposition or
+    article inside the form, ``am``) on either side, become one edit (``ist am Arbeiten`` ->
+    ``arbeitet``). ``punct``: an edit of punctuation alone touching a word edit joins it (the
+    one before, else the one after). ``split_punct``: punctuation at the edge of a word edit
+    becomes its own edit (the opposite convention; applied first). ``moves``: a word deleted
+    at one place and inserted, possibly changed, at another nearby (the same lemma, or similar
+    letters) makes one word-order edit with everything between (``ma kinkin`` -> ``kingin ma``),
+    as corpora that annotate moves as one edit do (EstGEC's ``R:WO``).
+    """
+
+    agreement: bool = False
+    periphrastic: bool = False
+    punct: bool = False
+    split_punct: bool = False
+    moves: bool = False
+
+    @property
+    def is_default(self) -> bool:
+        return self == MergeSettings()
+
+    def to_dict(self) -> dict[str, bool]:
+        return {"agreement": self.agreement, "periphrastic": self.periphrastic,
+                "punct": self.punct, "split_punct": self.split_punct, "moves": self.moves}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> MergeSettings:
+        unknown = set(data) - set(cls().to_dict())
+        if unknown:
+            raise ValueError(f"unknown merge setting(s): {', '.join(sorted(unknown))}")
+        if not all(isinstance(v, bool) for v in data.values()):
+            raise ValueError("merge settings are true or false")
+        return cls(**data)  # type: ignore[arg-type]
+
+    @classmethod
+    def combinations(cls) -> list[MergeSettings]:
+        """Every combination of the switches (what a profile's fit searches)."""
+        names = list(cls().to_dict())
+        return [cls(**{n: bool(k >> i & 1) for i, n in enumerate(names)})
+                for k in range(2 ** len(names))]
+
+
+def _feats(tok: Token) -> dict[str, str]:
+    return dict(f.split("=", 1) for f in tok.feats.split("|") if "=" in f)
+
+
+def _changed_agreement(o: Sequence[Token], c: Sequence[Token]) -> set[str]:
+    """Agreement features a one-for-one substitution of nominal words changes."""
+    if len(o) != len(c) or not o:
+        return set()
+    out: set[str] = set()
+    for a, b in zip(o, c, strict=True):
+        if a.pos not in AGREEMENT_POS or b.pos not in AGREEMENT_POS:
+            return set()
+        fa, fb = _feats(a), _feats(b)
+        out |= {f for f in AGREEMENT_FEATS if fa.get(f) != fb.get(f) and (f in fa or f in fb)}
+    return out
+
+
+def _is_punct_only(toks: Sequence[Token]) -> bool:
+    return all(is_punct(t) for t in toks)
+
+
+def _split_punct(span: Span, orig: Sentence, cor: Sentence) -> list[Span]:
+    """A word edit's leading/trailing punctuation inserted or deleted on one side only, as an
+    edit of its own."""
+    os_, oe, cs_, ce = span
+    o, c = orig[os_:oe], cor[cs_:ce]
+    if _is_punct_only(o) and _is_punct_only(c):
+        return [span]
+    lead: list[Span] = []
+    tail: list[Span] = []
+    # trailing punctuation present on one side only
+    if ce > cs_ and is_punct(cor[ce - 1]) and not (oe > os_ and is_punct(orig[oe - 1])) \
+            and ce - 1 > cs_:
+        tail = [(oe, oe, ce - 1, ce)]
+        ce -= 1
+    elif oe > os_ and is_punct(orig[oe - 1]) and not (ce > cs_ and is_punct(cor[ce - 1])) \
+            and oe - 1 > os_:
+        tail = [(oe - 1, oe, ce, ce)]
+        oe -= 1
+    if ce > cs_ and is_punct(cor[cs_]) and not (oe > os_ and is_punct(orig[os_])) and ce > cs_ + 1:
+        lead = [(os_, os_, cs_, cs_ + 1)]
+        cs_ += 1
+    elif oe > os_ and is_punct(orig[os_]) and not (ce > cs_ and is_punct(cor[cs_])) \
+            and oe > os_ + 1:
+        lead = [(os_, os_ + 1, cs_, cs_)]
+        os_ += 1
+    return lead + [(os_, oe, cs_, ce)] + tail
+
+
+def apply_merge_settings(spans: Sequence[Span], orig: Sentence, cor: Sentence,
+                         settings: MergeSettings) -> list[Span]:
+    """``spans`` (in order) re-grouped by ``settings`` (:class:`MergeSettings`); the default
+    settings return them unchanged."""
+    out = [tuple(s[:4]) for s in spans]
+    if settings.is_default:
+        return list(spans)  # type: ignore[arg-type]
+    if settings.split_punct:
+        out = [p for s in out for p in _split_punct(s, orig, cor)]  # type: ignore[arg-type]
+    if settings.moves:
+        out = _join_moves(out, orig, cor)
+    if settings.agreement:
+        out = _join(out, lambda a, b: _agreement_join(a, b, orig, cor))
+    if settings.periphrastic:
+        out = _join(out, lambda a, b: _periphrastic_join(a, b, orig, cor))
+    if settings.punct:
+        out = _join(out, lambda a, b: _punct_join(a, b, orig, cor))
+    return out  # type: ignore[return-value]
+
+
+def _join(spans: list, test: Callable[[Span, Span], bool]) -> list:
+    out: list = []
+    for span in spans:
+        if out and test(out[-1], span):
+            prev = out[-1]
+            out[-1] = (prev[0], span[1], prev[2], span[3])
+        else:
+            out.append(span)
+    return out
+
+
+def _agreement_join(a: Span, b: Span, orig: Sentence, cor: Sentence) -> bool:
+    # the words between are unchanged, so the gap is as long on both sides
+    if b[0] - a[1] != b[2] - a[3] or b[0] - a[1] > 3:
+        return False
+    if any(t.pos not in AGREEMENT_POS for t in orig[a[1]:b[0]]):
+        return False
+    fa = _changed_agreement(orig[a[0]:a[1]], cor[a[2]:a[3]])
+    fb = _changed_agreement(orig[b[0]:b[1]], cor[b[2]:b[3]])
+    return bool(fa & fb)
+
+
+def _periphrastic_join(a: Span, b: Span, orig: Sentence, cor: Sentence) -> bool:
+    if a[1] != b[0] or a[3] != b[2]:
+        return False
+    toks = [*orig[a[0]:b[1]], *cor[a[2]:b[3]]]
+    pos = {t.pos for t in toks}
+    return ("AUX" in pos and "VERB" in pos
+            and pos <= PERIPHRASTIC_POS | _PERIPHRASTIC_GLUE)
+
+
+def _punct_join(a: Span, b: Span, orig: Sentence, cor: Sentence) -> bool:
+    if a[1] != b[0] or a[3] != b[2]:
+        return False
+    pa = _is_punct_only([*orig[a[0]:a[1]], *cor[a[2]:a[3]]])
+    pb = _is_punct_only([*orig[b[0]:b[1]], *cor[b[2]:b[3]]])
+    return pa != pb
+
+
+#: the farthest a moved word travels (tokens between its deletion and its insertion)
+MOVE_WINDOW = 6
+
+
+def _moved(a: Sequence[Token], b: Sequence[Token]) -> bool:
+    """The deleted words ``a`` reappear as ``b`` (same lemmas, or similar letters)."""
+    if not a or not b or len(a) > 3 or len(b) > 3 or _is_punct_only(a) or _is_punct_only(b):
+        return False
+    if [t.lemma.lower() for t in a] == [t.lemma.lower() for t in b] and a[0].lemma:
+        return True
+    x, y = " ".join(t.lower for t in a), " ".join(t.lower for t in b)
+    return 1 - Indel.normalized_distance(x, y) >= 0.6
+
+
+def _join_moves(spans: list, orig: Sentence, cor: Sentence) -> list:
+    """A pure deletion and a pure insertion of the same (or similar) words, at most
+    :data:`MOVE_WINDOW` tokens apart, joined with every span between them."""
+    out = list(spans)
+    changed = True
+    while changed:
+        changed = False
+        for i, a in enumerate(out):
+            for j in range(i + 1, len(out)):
+                b = out[j]
+                if b[0] - a[1] > MOVE_WINDOW:
+                    break
+                dele, ins = (a, b) if a[2] == a[3] else (b, a)
+                if not (dele[2] == dele[3] and dele[0] < dele[1]
+                        and ins[0] == ins[1] and ins[2] < ins[3]):
+                    continue
+                if _moved(orig[dele[0]:dele[1]], cor[ins[2]:ins[3]]):
+                    group = out[i:j + 1]
+                    joined = (min(s[0] for s in group), max(s[1] for s in group),
+                              min(s[2] for s in group), max(s[3] for s in group))
+                    out[i:j + 1] = [joined]
+                    changed = True
+                    break
+            if changed:
+                break
+    return out

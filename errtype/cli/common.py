@@ -146,7 +146,7 @@ def add_backend_options(parser: argparse.ArgumentParser) -> None:
     for title, option, _ in declared_options():  # as each language declares them
         if title not in groups:
             groups[title] = parser.add_argument_group(title)
-        option.add_to(groups[title])
+        option.add_to(groups[title], INPUT)
 
 
 def language_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -18,6 +18,7 @@ COMMANDS = {
     "lint": ("lint", "check an M2 file: duplicate, overlapping, out-of-range edits, ..."),
     "convert": ("convert", "M2 -> text, JSON lines or tables; text -> M2; GECToR edit tags"),
     "report": ("report", "HTML report / tables: per-type CIs, system comparison"),
+    "fit": ("fit", "learn a corpus profile (merge granularity, categories) from gold M2"),
     "download": ("download", "download a model, e.g. 'errtype download cs'"),
 }
 

@@ -42,6 +42,12 @@ FEATS = LanguageOption(
     "feats", "UD languages: name the differing UD features of inflection errors "
              "(R:NOUN:INFL:Case)")
 
+#: a corpus profile (:mod:`errtype.profile`): the span granularity and categories of a corpus
+PROFILE = LanguageOption(
+    "profile", "UD languages: a corpus profile fitted by 'errtype fit' (JSON): extract with the "
+               "corpus's span granularity and type in its categories", metavar="PROFILE.json",
+    path=True)
+
 #: open-class UPOS for the substitution cost (0.25 between two of them instead of 0.5)
 CONTENT_POS = frozenset({"ADJ", "ADV", "NOUN", "VERB"})
 
@@ -64,6 +70,8 @@ class Language:
     strict_walk: bool = False
     #: name the differing UD features of inflection errors (``R:NOUN:INFL:Case``)
     feats: bool = False
+    #: the corpus profile applied (its path or :class:`errtype.profile.Profile`), or None
+    profile: Any = None
     #: words are separated by spaces; False for a language written without them (Japanese):
     #: raw text is then always segmented by the parser, while M2 sentences keep their tokens
     spaced: bool = True
@@ -73,7 +81,7 @@ class Language:
     m2_dialect: str = "standard"
     #: the options this language takes (:meth:`with_options`), as data the commands and
     #: :class:`errtype.Annotator` build from; each is an attribute of the configured language
-    options: ClassVar[tuple[LanguageOption, ...]] = (FEATS,)
+    options: ClassVar[tuple[LanguageOption, ...]] = (FEATS, PROFILE)
     #: the command line's heading of the options, None: with the backend options
     options_title: ClassVar[str | None] = None
     #: how to segment as a segmented gold was segmented (scoring text written without spaces)
@@ -99,13 +107,18 @@ class Language:
         return self._component("parser_factory")(self.code, options)
 
     def with_options(self, **options: Any) -> Language:
-        """A copy of this language with classifier options (``feats=True``) applied."""
+        """A copy of this language with classifier options (``feats=True``, ``profile=PATH``:
+        :func:`errtype.profile.apply.profiled`) applied."""
         unknown = set(options) - {o.name for o in self.options}
         if unknown:
             raise TypeError(f"unknown language option(s): {', '.join(sorted(unknown))}")
         new = copy.copy(self)
         new.feats = bool(options.get("feats", self.feats))
         new.__dict__["_classifier"] = None
+        if options.get("profile") is not None:
+            from ..profile.apply import profiled
+
+            return profiled(new, options["profile"])
         return new
 
     def option_values(self) -> dict[str, Any]:

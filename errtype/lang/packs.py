@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..merge import MergeSettings
+
 __all__ = ["PACKS", "Pack", "UDPIPE_BASE_URL", "UDPIPE_LICENCE", "get_pack", "variant_test"]
 
 #: where the UDPipe 1 models for UD 2.5 (2019-12-06) are published
@@ -52,6 +54,9 @@ class Pack:
     segmenter: str | None = None
     #: the segmenter's tags -> UPOS (a tag missing here falls back to its first letter's entry)
     tag_map: tuple[tuple[str, str], ...] = ()
+    #: how adjacent changes merge after the rules (:class:`errtype.merge.MergeSettings`; the
+    #: default keeps errtype's granularity; a corpus profile may override it)
+    merge: MergeSettings = MergeSettings()
 
 
 def _tags(spec: str) -> tuple[tuple[str, str], ...]:

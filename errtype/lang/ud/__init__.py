@@ -8,11 +8,12 @@ the common-prefix stem test for MORPH).
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable, Sequence
 
 from ...errors import ResourceError
-from ...merge import MAX_RULE_RUN, errant2_rules
+from ...merge import MAX_RULE_RUN, MergeSettings, apply_merge_settings, errant2_rules
 from ...tokens import Sentence, Token
 from ..base import AlignOp, Language
 from ..packs import Pack, get_pack, variant_test
@@ -107,6 +108,8 @@ class UDLanguage(Language):
         self.spaced = pack.spaced if pack else True
         self.parser_factory = default_parser
         self.merger = errant2_rules()
+        #: how adjacent changes merge after the rules (the pack's, or a corpus profile's)
+        self.merge_settings: MergeSettings = pack.merge if pack else MergeSettings()
         self.classifier_factory = make_classifier
         self._classifier: UDClassifier | None = None
 
@@ -130,7 +133,21 @@ class UDLanguage(Language):
           correction is endings alone (auxiliaries, conjunctive particles) in place of function
           words, or which drops endings, right after an edit whose correction ends in a verb,
           adjective or ending: one word's form changes once (``高い で`` -> ``高く て``,
-          ``たい です`` -> ``まし た``)."""
+          ``たい です`` -> ``まし た``);
+        * then the granularity of :attr:`merge_settings`
+          (:func:`errtype.merge.apply_merge_settings`; nothing changes at the default)."""
+        spans = self.rule_spans(seq, orig, cor, run_limit)
+        return apply_merge_settings(spans, orig, cor, self.merge_settings)
+
+    def with_merge_settings(self, settings: MergeSettings) -> UDLanguage:
+        """A copy of this language merging adjacent changes by ``settings``."""
+        new = copy.copy(self)
+        new.merge_settings = settings
+        return new
+
+    def rule_spans(self, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
+                    run_limit: int) -> list[tuple[int, int, int, int]]:
+        """The spans of the rules and joins, before :attr:`merge_settings`."""
         spans = super().merge_rules(seq, orig, cor, run_limit)
         spans = join_moves(spans, orig, cor, self.transposition_keys, _moves_content)
         clf = self.classifier

@@ -1,0 +1,209 @@
+"""Fitting a profile on gold M2: the merge settings that best reproduce its spans and a
+logistic regression from errtype's edit features to its categories (scikit-learn, extra
+``profile``, imported only here; the fitted model is stored as JSON numbers)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..align import align
+from ..edit import Edit
+from ..errors import ResourceError
+from ..merge import MAX_RULE_RUN, MergeSettings, apply_merge_settings
+from ..tokens import Sentence
+from ..version import __version__
+from .features import edit_features
+from .profile import Profile, ProfileError
+from .spans import PRF, GoldSentence, SpanKey, folds, span_prf
+
+#: regularisation of the logistic regression (inverse strength, scikit-learn's ``C``)
+DEFAULT_C = 4.0
+#: a feature seen fewer times in the training edits is left out of the model
+MIN_COUNT = 2
+#: categories with at least this many edits count in the macro average
+MACRO_MIN = 10
+_BATCH = 256
+
+
+@dataclass
+class Parsed:
+    """A gold sentence parsed on both sides, with the spans of errtype's rules."""
+
+    gold: GoldSentence
+    orig: Sentence
+    cor: Sentence
+    rule_spans: list[tuple[int, int, int, int]]
+    #: per gold edit: (errtype's type, features)
+    examples: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    def spans(self, settings: MergeSettings) -> list[SpanKey]:
+        """errtype's edits at ``settings`` as compared with the gold."""
+        c = self.cor
+        return [(s[0], s[1], " ".join(t.text for t in c[s[2]:s[3]]))
+                for s in apply_merge_settings(self.rule_spans, self.orig, c, settings)]
+
+
+def parse_gold(annotator: object, sents: Sequence[GoldSentence]) -> list[Parsed]:
+    """Parse every sentence, find errtype's spans and type every gold edit (at its gold span,
+    unminimised, as ``errtype-m2 -gold -no_min``, with ``feats=True``)."""
+    language = annotator.language  # type: ignore[attr-defined]
+    parser = annotator.parser  # type: ignore[attr-defined]
+    if not hasattr(language, "rule_spans"):
+        raise ProfileError(f"profiles are fitted for languages of the generic UD classifier; "
+                           f"{language.code!r} has its own rules")
+    if getattr(language, "profile", None) is not None:
+        raise ProfileError("fit a profile with errtype's own types, not another profile's")
+    language = language.with_options(feats=True)   # types name the differing UD features
+    texts: list[str] = []
+    for s in sents:
+        texts += [" ".join(s.tokens), " ".join(s.cor_tokens)]
+    parsed: list[Sentence] = []
+    for k in range(0, len(texts), _BATCH):
+        parsed += parser.parse_many(texts[k:k + _BATCH], False)
+    out: list[Parsed] = []
+    lexicon = getattr(language.classifier, "is_valid_word", None)
+    for i, s in enumerate(sents):
+        o, c = parsed[2 * i], parsed[2 * i + 1]
+        seq = align(o, c, language, False).align_seq
+        p = Parsed(s, o, c, list(language.rule_spans(seq, o, c, MAX_RULE_RUN)))
+        for e in s.edits:
+            if e.c_start is None:   # left out for an overlapping edit: its own correction
+                own = [*s.tokens[:e.start], *e.cor.split(), *s.tokens[e.end:]]
+                c2 = next(iter(parser.parse_many([" ".join(own)], False)))
+                cs, ce = e.start, e.start + len(e.cor.split())
+            else:
+                c2, cs, ce = c, e.c_start, e.c_end
+            edit = Edit.from_spans(o, c2, e.start, e.end, cs, ce)
+            etype = language.classify(edit, o, c2)
+            p.examples.append((etype, edit_features(edit, o, c2, etype, lexicon)))
+        out.append(p)
+    return out
+
+
+def best_merge(parsed: Sequence[Parsed]) -> tuple[MergeSettings, dict[MergeSettings, PRF]]:
+    """The merge settings with the highest span F1 on ``parsed`` (ties: fewer switches), and
+    every combination's scores."""
+    gold = [[e.key for e in p.gold.edits] for p in parsed]
+    scores = {s: span_prf(gold, [p.spans(s) for p in parsed])
+              for s in MergeSettings.combinations()}
+    best = max(scores, key=lambda s: (round(scores[s].f1, 6),
+                                      -sum(s.to_dict().values())))
+    return best, scores
+
+
+def fit_model(parsed: Sequence[Parsed], c: float = DEFAULT_C
+              ) -> tuple[list[str], list[str], list[list[float]], list[float]]:
+    """(classes, vocabulary, coef, intercept) of a logistic regression from the examples'
+    features to their gold categories."""
+    try:
+        import numpy as np
+        from scipy.sparse import csr_matrix
+        from sklearn.linear_model import LogisticRegression
+    except ImportError as exc:
+        raise ResourceError("errtype fit needs scikit-learn: pip install 'errtype[profile]'"
+                            ) from exc
+    rows = [(f, e.category) for p in parsed
+            for e, (_, f) in zip(p.gold.edits, p.examples, strict=True)]
+    if not rows:
+        raise ProfileError("no gold edits to fit a profile on")
+    counts = Counter(x for f, _ in rows for x in set(f))
+    vocab = sorted(x for x, n in counts.items() if n >= MIN_COUNT)
+    index = {x: i for i, x in enumerate(vocab)}
+    labels = [y for _, y in rows]
+    classes = sorted(set(labels))
+    if len(classes) == 1:
+        return classes, vocab, [[0.0] * len(vocab)], [0.0]
+    data, ind, ptr = [], [], [0]
+    for f, _ in rows:
+        cols = sorted({index[x] for x in f if x in index})
+        ind += cols
+        data += [1.0] * len(cols)
+        ptr.append(len(ind))
+    x = csr_matrix((data, ind, ptr), shape=(len(rows), len(vocab)))
+    model = LogisticRegression(C=c, max_iter=3000)
+    model.fit(x, labels)
+    coef, intercept = np.asarray(model.coef_), np.asarray(model.intercept_)
+    if len(classes) == 2:       # one row: class 1 against class 0
+        coef = np.vstack([np.zeros_like(coef[0]), coef[0]])
+        intercept = np.array([0.0, intercept[0]])
+    order = [list(model.classes_).index(k) for k in classes]
+    return classes, vocab, coef[order].tolist(), intercept[order].tolist()
+
+
+def fit(parsed: Sequence[Parsed], language: str, c: float = DEFAULT_C,
+        meta: dict[str, object] | None = None) -> Profile:
+    """A profile fitted on ``parsed`` gold sentences of ``language``."""
+    merge, scores = best_merge(parsed)
+    classes, vocab, coef, intercept = fit_model(parsed, c)
+    info = {"sentences": len(parsed), "edits": sum(len(p.examples) for p in parsed),
+            "span_f1_default": round(scores[MergeSettings()].f1, 2),
+            "span_f1_fitted": round(scores[merge].f1, 2), **(meta or {})}
+    return Profile(language, merge, classes, vocab, coef, intercept, __version__, meta=info)
+
+
+@dataclass
+class Evaluation:
+    """A profile scored on held-out gold: categories and spans."""
+
+    per_category: dict[str, list[int]]          # gold category -> [agreeing, edits]
+    span_default: PRF
+    span_profile: PRF
+    confusion: Counter = field(default_factory=Counter)
+
+    @property
+    def micro(self) -> float:
+        n = sum(v[1] for v in self.per_category.values())
+        return 100 * sum(v[0] for v in self.per_category.values()) / max(1, n)
+
+    @property
+    def macro(self) -> float:
+        big = [a / n for a, n in self.per_category.values() if n >= MACRO_MIN]
+        return 100 * sum(big) / max(1, len(big))
+
+    def add(self, other: Evaluation) -> Evaluation:
+        per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for src in (self.per_category, other.per_category):
+            for k, (a, n) in src.items():
+                per[k][0] += a
+                per[k][1] += n
+        d, p = self.span_default, self.span_profile
+        od, op = other.span_default, other.span_profile
+        return Evaluation(dict(per), PRF(d.tp + od.tp, d.fp + od.fp, d.fn + od.fn),
+                          PRF(p.tp + op.tp, p.fp + op.fp, p.fn + op.fn),
+                          self.confusion + other.confusion)
+
+
+def evaluate(profile: Profile, parsed: Sequence[Parsed]) -> Evaluation:
+    """Agreement of the profile's categories with the gold ones on the gold spans, and span
+    P/R/F1 of errtype's default and the profile's merge settings."""
+    per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    confusion: Counter = Counter()
+    for p in parsed:
+        for e, (_, f) in zip(p.gold.edits, p.examples, strict=True):
+            got = profile.predict(f)
+            per[e.category][0] += got == e.category
+            per[e.category][1] += 1
+            if got != e.category:
+                confusion[(e.category, got)] += 1
+    gold = [[e.key for e in p.gold.edits] for p in parsed]
+    return Evaluation(dict(per), span_prf(gold, [p.spans(MergeSettings()) for p in parsed]),
+                      span_prf(gold, [p.spans(profile.merge) for p in parsed]), confusion)
+
+
+def cross_validate(parsed: Sequence[Parsed], language: str, k: int = 5,
+                   c: float = DEFAULT_C) -> Evaluation:
+    """``k``-fold cross-validation (folds by document, :func:`.spans.folds`)."""
+    by_sent = {id(p.gold): p for p in parsed}
+    parts = [[by_sent[id(s)] for s in fold] for fold in folds([p.gold for p in parsed], k)]
+    total: Evaluation | None = None
+    for i, test in enumerate(parts):
+        if not test:
+            continue
+        train = [p for j, part in enumerate(parts) if j != i for p in part]
+        result = evaluate(fit(train, language, c), test)
+        total = result if total is None else total.add(result)
+    if total is None:
+        raise ProfileError("no gold sentences to cross-validate on")
+    return total
