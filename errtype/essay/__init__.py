@@ -1,0 +1,1 @@
+"""Essays: texts of several sentences annotated as one unit (issue 34)."""
