@@ -138,8 +138,7 @@ def join_sentences(sentences: Sequence[Sentence]) -> Sentence:
     """One Sentence of ``sentences`` in order, heads re-based to the joined token indices (a
     head outside its own sentence points to the token itself); a sentence's last token keeps
     the whitespace that followed it, or gets one space before the next sentence if it had none
-    and the next sentence starts after a space-separated word (a tokenizer leaves none at the
-    end of its input)."""
+    (a tokenizer leaves none at the end of its input)."""
     if len(sentences) == 1:
         return sentences[0]
     tokens: list[Token] = []

@@ -22,10 +22,21 @@ or splits sentences moves every later sentence out of line. Instead:
    The cheapest path is found by dynamic programming restricted to a band around the diagonal
    *in token space*: sentence boundary ``i`` (at original token ``p``) may meet correction
    boundary ``j`` (at token ``q``) only if ``|p · N_c / N_o - q|`` is at most
-   :data:`BAND_TOKENS` tokens (or a tenth of the essay); the sentences merged into one group
-   are bounded by the other side's length (:data:`MAX_GROUP_RATIO`). So the number of states
-   and the work per state do not grow with the essay: alignment is linear in its length, yet a
-   correction may merge every sentence of an essay into one.
+   :data:`BAND_TOKENS` tokens (or a tenth of the essay's mean length). A group's merged
+   sentences total at most :data:`MAX_GROUP_RATIO` times the other side's tokens (plus
+   :data:`GROUP_SLACK`), a group grows by no sentence less than half of whose tokens the other
+   side has, and a sentence identical to the one it meets is paired with it at no cost without
+   trying other groups. So the number of states and the work per state do not grow with the
+   essay: alignment is linear in its length, yet a correction may merge every sentence of an
+   essay into one.
+
+   Finally a boundary between two groups is kept only if it is *anchored*: the longest common
+   subsequence of the tokens (lower-cased) within :data:`BOUNDARY_WINDOW` of it on both sides
+   matches the tokens just before it, or those just after it, with each other (so no edit
+   touches it and no matched token crosses it); otherwise the two groups are joined. Segmenters
+   may put boundaries in different places on the two sides (``3 :`` | ``Dělat`` against ``3`` |
+   ``. Dělat``), and sentences may be rewritten across them; a boundary that cut such a stretch
+   would cut an edit in two.
 3. Each group is annotated as one sentence pair by the annotator's own align/merge/classify
    (:meth:`errtype.annotator.Annotator.annotate`) on the already parsed tokens, and its edits are
    shifted to essay offsets. A merge or split thus becomes an edit at the boundary (``. The``
@@ -44,25 +55,30 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from rapidfuzz.distance import Indel
+
 from ..edit import Edit
 from ..m2 import M2Block, annotation_block
 from ..merge import MAX_RULE_RUN
 from ..records import Annotation
 from ..tokens import Sentence, join_sentences
-from .segment import parse_texts
+from .segment import parse_texts, tag_sentences
 
 __all__ = ["EssayAnnotation", "Group", "Unit", "align_sentences", "annotate_essay",
            "annotate_essays", "joint_units"]
 
 #: the band of the sentence alignment, in tokens (see the module docstring)
-BAND_TOKENS = 80
+BAND_TOKENS = 60
 #: Gale and Church's variance of the length difference per character
 GC_VARIANCE = 6.8
 #: cost of each sentence beyond a 1-1 pair in a group
 GROUP_PENALTY = 1.0
 #: the sentences merged into a group total at most this many times the other side's tokens
-#: (plus :data:`BAND_TOKENS`)
-MAX_GROUP_RATIO = 2.0
+#: plus :data:`GROUP_SLACK`
+MAX_GROUP_RATIO = 1.5
+GROUP_SLACK = 10
+#: tokens on each side of a group boundary that :func:`_crossed` aligns
+BOUNDARY_WINDOW = 40
 
 
 class Group(NamedTuple):
@@ -91,6 +107,8 @@ def align_sentences(orig: Sequence[Sentence], cor: Sequence[Sentence]) -> list[G
     n, m = len(orig), len(cor)
     if n == 0 or m == 0:
         return [Group(0, n, 0, m)] if n or m else []
+    o_txt = [s.texts for s in orig]
+    c_txt = [s.texts for s in cor]
     o_keys = [Counter(s.lowers) for s in orig]
     c_keys = [Counter(s.lowers) for s in cor]
     o_len = [len(s) for s in orig]
@@ -130,6 +148,10 @@ def align_sentences(orig: Sequence[Sentence], cor: Sequence[Sentence]) -> list[G
                 j += 1
                 continue
             base = here[0]
+            if i < n and j < m and o_txt[i] == c_txt[j]:  # identical sentences: 1-1, cost 0
+                relax(i, j, 1, 1, base)
+                j += 1
+                continue
             if i < n:  # 1-0
                 relax(i, j, 1, 0, base + o_len[i] + GROUP_PENALTY)
             if j < m:  # 0-1
@@ -152,7 +174,42 @@ def align_sentences(orig: Sequence[Sentence], cor: Sequence[Sentence]) -> list[G
         prev = best[at][1]
         groups.append(Group(prev[0], at[0], prev[1], at[1]))
         at = prev
-    return groups[::-1]
+    return _clean_boundaries(groups[::-1], orig, cor, po, pc)
+
+
+def _clean_boundaries(groups: list[Group], orig: Sequence[Sentence], cor: Sequence[Sentence],
+                      po: list[int], pc: list[int]) -> list[Group]:
+    """``groups`` with every boundary that is not clean removed (the groups on either side
+    joined; see the module docstring)."""
+    if len(groups) < 2:
+        return groups
+    o_low = [t for s in orig for t in s.lowers]
+    c_low = [t for s in cor for t in s.lowers]
+    out = [groups[0]]
+    for g in groups[1:]:
+        if not _anchored(o_low, c_low, po[g.o_start], pc[g.c_start]):
+            h = out[-1]
+            out[-1] = Group(h.o_start, g.o_end, h.c_start, g.c_end)
+        else:
+            out.append(g)
+    return out
+
+
+def _anchored(o: list[str], c: list[str], p: int, q: int) -> bool:
+    """Whether the longest common subsequence of the :data:`BOUNDARY_WINDOW` tokens around
+    original token ``p`` and correction token ``q`` matches the tokens just before the two
+    boundaries, or the tokens just after them, with each other."""
+    w = BOUNDARY_WINDOW
+    o0, c0 = max(p - w, 0), max(q - w, 0)
+    ops = Indel.opcodes(o[o0:p + w], c[c0:q + w])
+    p, q = p - o0, q - c0
+    for op in ops:
+        # an equal block pairs i with i + shift for i in [src_start, src_end)
+        if op.tag != "equal" or op.dest_start - op.src_start != q - p:
+            continue
+        if op.src_start <= p - 1 < op.src_end or op.src_start <= p < op.src_end:
+            return True
+    return False
 
 
 def _extend(*, orig_side: bool, i: int, j: int, keys: list[Counter[str]], lens: list[int],
@@ -165,14 +222,16 @@ def _extend(*, orig_side: bool, i: int, j: int, keys: list[Counter[str]], lens: 
     total = 0
     chr_total = 0
     bag: Counter[str] = Counter()
-    cap = MAX_GROUP_RATIO * one_len + BAND_TOKENS
+    cap = MAX_GROUP_RATIO * one_len + GROUP_SLACK
     for k in range(start, limit):
+        before = shared
         for key, count in keys[k].items():
             have = bag[key]
             avail = one.get(key, 0)
             if have < avail:
                 shared += min(count, avail - have)
             bag[key] = have + count
+        joins = 2 * (shared - before) >= lens[k]
         total += lens[k]
         chr_total += chars[k] + (1 if k > start else 0)
         size = k - start + 1
@@ -183,7 +242,7 @@ def _extend(*, orig_side: bool, i: int, j: int, keys: list[Counter[str]], lens: 
                 relax(i, j, size, 1, cost)
             else:
                 relax(i, j, 1, size, cost)
-        if total > cap:
+        if total > cap or not joins:
             break
 
 
@@ -375,27 +434,53 @@ def annotate_essays(annotator: Any, items: Iterable[tuple[str, Sequence[str | No
 
 
 def _annotate_batch(annotator: Any, batch: list[tuple[str, list[str | None]]], realign: bool,
-                    lev: bool, merging: str, run_limit: int) -> Iterable[EssayAnnotation]:
-    origs = parse_texts(annotator, [o for o, _ in batch])
-    cor_texts = [c for _, cs in batch for c in cs if c is not None]
-    parsed = iter(parse_texts(annotator, cor_texts, corrections=True))
-    for (_, cs), orig in zip(batch, origs, strict=True):
+                    lev: bool, merging: str, run_limit: int) -> list[EssayAnnotation]:
+    """Segment every text of the batch (tokens only where the parser can), align, tag only the
+    sentences of groups that differ (in one batch), then annotate those groups."""
+    origs = parse_texts(annotator, [o for o, _ in batch], tag=False)
+    parsed = iter(parse_texts(annotator, [c for _, cs in batch for c in cs if c is not None],
+                              corrections=True, tag=False))
+    essays = []
+    wanted: dict[tuple[int, int, int], None] = {}  # (essay, side: 0 orig / k + 1, sentence)
+    for e, ((_, cs), orig) in enumerate(zip(batch, origs, strict=True)):
         cors = [None if c is None else next(parsed) for c in cs]
         groups: list[list[Group] | None] = []
-        group_edits: list[list[list[Edit]] | None] = []
-        for cor in cors:
+        for k, cor in enumerate(cors):
             if cor is None:
                 groups.append(None)
-                group_edits.append(None)
                 continue
             gs = align_sentences(orig, cor) if realign else \
                 ([Group(0, len(orig), 0, len(cor))] if orig or cor else [])
             groups.append(gs)
-            group_edits.append([
-                annotator.annotate(join_sentences(orig[g.o_start:g.o_end]) if g.o_end > g.o_start
-                                   else Sentence(),
-                                   join_sentences(cor[g.c_start:g.c_end]) if g.c_end > g.c_start
-                                   else Sentence(),
+            for g in gs:
+                if not _same(orig[g.o_start:g.o_end], cor[g.c_start:g.c_end]):
+                    wanted.update(((e, 0, i), None) for i in range(g.o_start, g.o_end))
+                    wanted.update(((e, k + 1, j), None) for j in range(g.c_start, g.c_end))
+        essays.append(EssayAnnotation(orig, cors, groups, []))
+    keys = list(wanted)
+
+    def sents(e: int, side: int) -> list[Sentence]:
+        found = essays[e].orig if side == 0 else essays[e].cors[side - 1]
+        assert found is not None
+        return found
+
+    done = tag_sentences(annotator, [sents(e, side)[i] for e, side, i in keys])
+    for (e, side, i), s in zip(keys, done, strict=True):
+        sents(e, side)[i] = s
+    for ea in essays:
+        for cor, gs in zip(ea.cors, ea.groups, strict=True):
+            if cor is None or gs is None:
+                ea.group_edits.append(None)
+                continue
+            ea.group_edits.append([
+                [] if _same(ea.orig[g.o_start:g.o_end], cor[g.c_start:g.c_end]) else
+                annotator.annotate(join_sentences(ea.orig[g.o_start:g.o_end]),
+                                   join_sentences(cor[g.c_start:g.c_end]),
                                    lev=lev, merging=merging, merge_run_limit=run_limit)
                 for g in gs])
-        yield EssayAnnotation(orig, cors, groups, group_edits)
+    return essays
+
+
+def _same(a: Sequence[Sentence], b: Sequence[Sentence]) -> bool:
+    """The two runs of sentences have the same tokens."""
+    return [t for s in a for t in s.texts] == [t for s in b for t in s.texts]

@@ -17,9 +17,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..tokens import Sentence
+from ..tokens import Sentence, Token
 
-__all__ = ["parse_texts", "segment_essay", "split_sentences"]
+__all__ = ["parse_texts", "segment_essay", "split_sentences", "tag_sentences", "tagged"]
 
 _CLOSE = "\"'»”’)\\]」』）】"
 #: the end of a sentence: final punctuation and closing marks, then a space (spaced scripts) or
@@ -40,30 +40,58 @@ def split_sentences(text: str) -> list[str]:
     return [s for s in out if s]
 
 
-def parse_texts(annotator: Any, texts: Sequence[str], corrections: bool = False
-                ) -> list[list[Sentence]]:
+def parse_texts(annotator: Any, texts: Sequence[str], corrections: bool = False,
+                tag: bool = True) -> list[list[Sentence]]:
     """The sentences of each raw text (module docstring), tokenised and tagged by the
     annotator's parser; ``corrections``: the texts are corrections, first rewritten as the
-    language rewrites one (e.g. Chinese in simplified characters)."""
+    language rewrites one (e.g. Chinese in simplified characters). ``tag=False``: tokens only
+    where the parser can segment without tagging (UDPipe; :func:`tag_sentences` tags them
+    later); spaCy tags anyway."""
     language, parser = annotator.language, annotator.parser
     if corrections:
         texts = [language.correction_text(t) for t in texts]
     found: list[list[Sentence] | None]
     if hasattr(parser, "parse_texts"):
-        found = list(parser.parse_texts(texts))
+        found = list(parser.parse_texts(texts, tag))
     elif hasattr(parser, "parse_text"):
-        found = [parser.parse_text(t) for t in texts]
+        found = [parser.parse_text(t, tag) for t in texts]
     else:
         found = [None] * len(texts)
     todo = [k for k, f in enumerate(found) if f is None]
     if todo:
         pieces = [split_sentences(texts[k]) for k in todo]
-        parsed = iter(parser.parse_many([p for ps in pieces for p in ps], True))
+        flat = [p for ps in pieces for p in ps]
+        segment = None if tag else getattr(parser, "segment", None)
+        parsed = iter([segment(p, True) for p in flat] if segment is not None
+                      else parser.parse_many(flat, True))
         for k, ps in zip(todo, pieces, strict=True):
             found[k] = [s for s in (next(parsed) for _ in ps) if len(s)]
     return [f if f is not None else [] for f in found]
 
 
+def tagged(sentence: Sentence) -> bool:
+    """Whether a parser tagged ``sentence`` (some token has a part of speech)."""
+    return any(t.pos for t in sentence.tokens)
+
+
+def tag_sentences(annotator: Any, sentences: Sequence[Sentence]) -> list[Sentence]:
+    """``sentences`` with those not yet tagged (:func:`tagged`) tagged and parsed by the
+    annotator's parser from their tokens, in one batch; each token keeps the whitespace that
+    followed it. A sentence whose tokens the parser would not keep (a token with a space
+    inside) stays untagged."""
+    out = list(sentences)
+    todo = [k for k, s in enumerate(out) if len(s) and not tagged(s)]
+    parsed = annotator.parser.parse_many([" ".join(out[k].texts) for k in todo], False)
+    for k, p in zip(todo, parsed, strict=True):
+        s = out[k]
+        if p.texts != s.texts:
+            continue
+        out[k] = Sentence([t if t.ws == w.ws else Token(t.text, t.lemma, t.pos, t.tag, t.dep,
+                                                        t.head, t.feats, w.ws, t.lower)
+                           for t, w in zip(p.tokens, s.tokens, strict=True)])
+    return out
+
+
 def segment_essay(annotator: Any, text: str, correction: bool = False) -> list[Sentence]:
-    """The sentences of one essay (:func:`parse_texts`)."""
+    """The sentences of one essay, tagged (:func:`parse_texts`)."""
     return parse_texts(annotator, [text], correction)[0]

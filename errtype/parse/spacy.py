@@ -216,14 +216,16 @@ class SpacyParser:
                                            "Sentencizer")
                    for name, proc in self.nlp.pipeline)
 
-    def parse_text(self, text: str) -> list[Sentence] | None:
+    def parse_text(self, text: str, tag: bool = True) -> list[Sentence] | None:
         """Raw text (an essay) tokenised by spaCy, split into sentences where the pipeline puts
         their boundaries (``doc.sents``), one Sentence each; a line break always ends a
-        sentence. None when the pipeline sets no boundaries (:attr:`splits_sentences`)."""
-        found = next(self.parse_texts([text]))
-        return found
+        sentence. None when the pipeline sets no boundaries (:attr:`splits_sentences`). The
+        sentences are always tagged and parsed (finding them takes the pipeline): ``tag`` is
+        ignored."""
+        return next(self.parse_texts([text]))
 
-    def parse_texts(self, texts: Iterable[str]) -> Iterator[list[Sentence] | None]:
+    def parse_texts(self, texts: Iterable[str], tag: bool = True
+                    ) -> Iterator[list[Sentence] | None]:
         """:meth:`parse_text` of each text, the lines of ``batch_size`` texts parsed in one
         batch."""
         from spacy.attrs import SENT_START

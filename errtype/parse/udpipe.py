@@ -203,9 +203,10 @@ class UDPipeParser:
             tokens[-1] = _with_ws(tokens[-1], "")
         return Sentence(tokens)
 
-    def parse_text(self, text: str) -> list[Sentence]:
+    def parse_text(self, text: str, tag: bool = True) -> list[Sentence]:
         """Raw text (an essay) tokenised, split into sentences by the model's tokenizer, tagged
-        and parsed: one Sentence per sentence; a line break always ends a sentence."""
+        and parsed (``tag=False``: tokens only, as :meth:`segment` gives them): one Sentence per
+        sentence; a line break always ends a sentence."""
         udpipe = self._udpipe
         out: list[Sentence] = []
         with self._lock:
@@ -217,9 +218,12 @@ class UDPipeParser:
                 error = udpipe.ProcessingError()
                 sent = udpipe.Sentence()
                 while reader.nextSentence(sent, error):
-                    self.model.tag(sent, udpipe.Model.DEFAULT)
-                    self.model.parse(sent, udpipe.Model.DEFAULT)
+                    if tag:
+                        self.model.tag(sent, udpipe.Model.DEFAULT)
+                        self.model.parse(sent, udpipe.Model.DEFAULT)
                     tokens = _tokens(sent, 0)
+                    if tokens and not tag:
+                        tokens = [Token(t.text, ws=t.ws) for t in tokens]
                     if tokens:
                         out.append(Sentence(tokens))
                     sent = udpipe.Sentence()
