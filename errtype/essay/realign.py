@@ -22,7 +22,8 @@ or splits sentences moves every later sentence out of line. Instead:
    The cheapest path is found by dynamic programming restricted to a band around the diagonal
    *in token space*: sentence boundary ``i`` (at original token ``p``) may meet correction
    boundary ``j`` (at token ``q``) only if ``|p · N_c / N_o - q|`` is at most
-   :data:`BAND_TOKENS` tokens (or a tenth of the essay's mean length). A group's merged
+   :data:`BAND_TOKENS` tokens; where the best path comes within half of that of the band's
+   edge, or finds no way through, the band is doubled and the alignment run again. A group's merged
    sentences total at most :data:`MAX_GROUP_RATIO` times the other side's tokens (plus
    :data:`GROUP_SLACK`), a group grows by no sentence less than half of whose tokens the other
    side has, and a sentence identical to the one it meets is paired with it at no cost without
@@ -30,13 +31,13 @@ or splits sentences moves every later sentence out of line. Instead:
    essay: alignment is linear in its length, yet a correction may merge every sentence of an
    essay into one.
 
-   Finally a boundary between two groups is kept only if it is *anchored*: the longest common
-   subsequence of the tokens (lower-cased) within :data:`BOUNDARY_WINDOW` of it on both sides
-   matches the tokens just before it, or those just after it, with each other (so no edit
-   touches it and no matched token crosses it); otherwise the two groups are joined. Segmenters
-   may put boundaries in different places on the two sides (``3 :`` | ``Dělat`` against ``3`` |
-   ``. Dělat``), and sentences may be rewritten across them; a boundary that cut such a stretch
-   would cut an edit in two.
+   Finally a boundary between two groups is kept only if it is *anchored*: the tokens just
+   before it, or those just after it, are the same word on both sides (lower-cased), and
+   cutting the :data:`BOUNDARY_WINDOW` tokens on either side of it there loses no token of
+   their longest common subsequence (no common token is matched across it); otherwise the two
+   groups are joined. Segmenters may put boundaries in different places on the two sides
+   (``3 :`` | ``Dělat`` against ``3`` | ``. Dělat``), and sentences may be rewritten across
+   them; a boundary that cut such a stretch would cut an edit in two.
 3. Each group is annotated as one sentence pair by the annotator's own align/merge/classify
    (:meth:`errtype.annotator.Annotator.annotate`) on the already parsed tokens, and its edits are
    shifted to essay offsets. A merge or split thus becomes an edit at the boundary (``. The``
@@ -55,7 +56,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import LCSseq
 
 from ..edit import Edit
 from ..m2 import M2Block, annotation_block
@@ -122,7 +123,25 @@ def align_sentences(orig: Sequence[Sentence], cor: Sequence[Sentence]) -> list[G
     for x in c_len:
         pc.append(pc[-1] + x)
     scale = pc[-1] / po[-1] if po[-1] else 1.0
-    band = max(BAND_TOKENS, (po[-1] + pc[-1]) // 20)
+    band = BAND_TOKENS
+    while True:
+        found = _banded(band, n, m, po, pc, scale, o_txt, c_txt, o_keys, c_keys, o_len, c_len,
+                        o_chr, c_chr)
+        widest = band >= po[-1] + pc[-1]
+        if found is not None and (widest or max(abs(po[g.o_start] * scale - pc[g.c_start])
+                                                for g in found) <= band - BAND_TOKENS / 2):
+            break
+        if widest:  # no path: the groups' size limits exclude every one
+            return [Group(0, n, 0, m)]
+        band *= 2  # the path came near the band's edge: widen it and align again
+    return _clean_boundaries(found, orig, cor, po, pc)
+
+
+def _banded(band: float, n: int, m: int, po: list[int], pc: list[int], scale: float,
+            o_txt: list[tuple[str, ...]], c_txt: list[tuple[str, ...]],
+            o_keys: list[Counter[str]], c_keys: list[Counter[str]], o_len: list[int],
+            c_len: list[int], o_chr: list[int], c_chr: list[int]) -> list[Group] | None:
+    """The cheapest path of groups within ``band`` tokens of the diagonal (None: none)."""
 
     def in_band(i: int, j: int) -> bool:
         return abs(po[i] * scale - pc[j]) <= band or (i, j) == (n, m)
@@ -166,15 +185,15 @@ def align_sentences(orig: Sequence[Sentence], cor: Sequence[Sentence]) -> list[G
                         one=o_keys[i], one_len=o_len[i], one_chr=o_chr[i], limit=m,
                         relax=relax, base=base)
             j += 1
-    if (n, m) not in best:  # cannot happen with a band that contains both corners
-        return [Group(0, n, 0, m)]
+    if (n, m) not in best:
+        return None
     groups = []
     at = (n, m)
     while at != (0, 0):
         prev = best[at][1]
         groups.append(Group(prev[0], at[0], prev[1], at[1]))
         at = prev
-    return _clean_boundaries(groups[::-1], orig, cor, po, pc)
+    return groups[::-1]
 
 
 def _clean_boundaries(groups: list[Group], orig: Sequence[Sentence], cor: Sequence[Sentence],
@@ -196,20 +215,18 @@ def _clean_boundaries(groups: list[Group], orig: Sequence[Sentence], cor: Sequen
 
 
 def _anchored(o: list[str], c: list[str], p: int, q: int) -> bool:
-    """Whether the longest common subsequence of the :data:`BOUNDARY_WINDOW` tokens around
-    original token ``p`` and correction token ``q`` matches the tokens just before the two
-    boundaries, or the tokens just after them, with each other."""
+    """Whether the boundary before original token ``p`` and correction token ``q`` is anchored
+    (module docstring): the tokens just before it, or just after it, are the same on both
+    sides, and cutting the :data:`BOUNDARY_WINDOW` tokens around it there loses no token of
+    their longest common subsequence."""
+    if not ((p > 0 and q > 0 and o[p - 1] == c[q - 1])
+            or (p < len(o) and q < len(c) and o[p] == c[q])):
+        return False
     w = BOUNDARY_WINDOW
-    o0, c0 = max(p - w, 0), max(q - w, 0)
-    ops = Indel.opcodes(o[o0:p + w], c[c0:q + w])
-    p, q = p - o0, q - c0
-    for op in ops:
-        # an equal block pairs i with i + shift for i in [src_start, src_end)
-        if op.tag != "equal" or op.dest_start - op.src_start != q - p:
-            continue
-        if op.src_start <= p - 1 < op.src_end or op.src_start <= p < op.src_end:
-            return True
-    return False
+    o_left, o_right = o[max(p - w, 0):p], o[p:p + w]
+    c_left, c_right = c[max(q - w, 0):q], c[q:q + w]
+    whole = LCSseq.similarity(o_left + o_right, c_left + c_right)
+    return whole == LCSseq.similarity(o_left, c_left) + LCSseq.similarity(o_right, c_right)
 
 
 def _extend(*, orig_side: bool, i: int, j: int, keys: list[Counter[str]], lens: list[int],
