@@ -52,12 +52,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from rapidfuzz.distance import LCSseq
 
+from ..annotator import _check_merging
 from ..edit import Edit
 from ..m2 import M2Block, annotation_block
 from ..merge import MAX_RULE_RUN
@@ -65,8 +66,8 @@ from ..records import Annotation
 from ..tokens import Sentence, join_sentences
 from .segment import parse_texts, tag_sentences
 
-__all__ = ["EssayAnnotation", "Group", "Unit", "align_sentences", "annotate_essay",
-           "annotate_essays", "joint_units"]
+__all__ = ["Aligner", "EssayAnnotation", "Group", "Unit", "align_sentences", "annotate_essay",
+           "annotate_essays", "joint_units", "pair_by_index"]
 
 #: the band of the sentence alignment, in tokens (see the module docstring)
 BAND_TOKENS = 60
@@ -89,6 +90,12 @@ class Group(NamedTuple):
     o_end: int
     c_start: int
     c_end: int
+
+
+#: an essay's corrections: one text, or a list of texts where None is a missing one
+Corrections = Sequence[str | None] | str | None
+#: ``aligner(orig_sentences, cor_sentences)`` -> groups covering both in order
+Aligner = Callable[[Sequence[Sentence], Sequence[Sentence]], list[Group]]
 
 
 def _chars(sent: Sentence) -> int:
@@ -421,36 +428,56 @@ def joint_units(essay: EssayAnnotation) -> list[tuple[str, list[str | None]]]:
     return out
 
 
-def annotate_essay(annotator: Any, orig: str, cors: Sequence[str | None] | str | None,
+def pair_by_index(orig: Sequence[Sentence], cor: Sequence[Sentence]) -> list[Group]:
+    """Sentence ``i`` with sentence ``i`` (the rest of the longer side 1-0 or 0-1): no
+    realignment, a baseline for measuring it."""
+    k = min(len(orig), len(cor))
+    return ([Group(i, i + 1, i, i + 1) for i in range(k)]
+            + [Group(i, i + 1, k, k) for i in range(k, len(orig))]
+            + [Group(k, k, j, j + 1) for j in range(k, len(cor))])
+
+
+def annotate_essay(annotator: Any, orig: str, cors: Corrections,
                    realign: bool = True, *, lev: bool = False, merging: str = "rules",
-                   merge_run_limit: int = MAX_RULE_RUN) -> EssayAnnotation:
+                   merge_run_limit: int = MAX_RULE_RUN, aligner: Aligner | None = None
+                   ) -> EssayAnnotation:
     """Annotate one essay (raw text; line breaks end sentences) against its corrections (a
     string, or a list whose missing entries are None): see the module docstring.
     ``realign=False``: each correction is aligned with the whole original as one sentence
-    (quadratic in the essay's length; what annotating an essay as a line does)."""
-    return next(annotate_essays(annotator, [(orig, cors)], realign, lev=lev, merging=merging,
-                                merge_run_limit=merge_run_limit))
+    (quadratic in the essay's length; what annotating an essay as a line does). ``aligner``:
+    how sentences are grouped instead of :func:`align_sentences` (e.g. :func:`pair_by_index`).
+    ``lev``, ``merging``, ``merge_run_limit``: as in :meth:`errtype.Annotator.annotate`."""
+    return next(iter(annotate_essays(annotator, [(orig, cors)], realign, lev=lev,
+                                     merging=merging, merge_run_limit=merge_run_limit,
+                                     aligner=aligner)))
 
 
-def annotate_essays(annotator: Any, items: Iterable[tuple[str, Sequence[str | None] | str | None]],
+def annotate_essays(annotator: Any, items: Iterable[tuple[str, Corrections]],
                     realign: bool = True, *, lev: bool = False, merging: str = "rules",
-                    merge_run_limit: int = MAX_RULE_RUN, batch_size: int = 64
-                    ) -> Iterable[EssayAnnotation]:
+                    merge_run_limit: int = MAX_RULE_RUN, batch_size: int = 64,
+                    aligner: Aligner | None = None) -> Iterator[EssayAnnotation]:
     """:func:`annotate_essay` of each ``(orig, cors)`` item, lazily, the texts of
     ``batch_size`` essays parsed together."""
+    _check_merging(merging, merge_run_limit)
+    group = (aligner or align_sentences) if realign else _whole
     batch: list[tuple[str, list[str | None]]] = []
     for orig, cors in items:
         if cors is None or isinstance(cors, str):
             cors = [cors]
         batch.append((orig, list(cors)))
         if len(batch) >= batch_size:
-            yield from _annotate_batch(annotator, batch, realign, lev, merging, merge_run_limit)
+            yield from _annotate_batch(annotator, batch, group, lev, merging, merge_run_limit)
             batch = []
     if batch:
-        yield from _annotate_batch(annotator, batch, realign, lev, merging, merge_run_limit)
+        yield from _annotate_batch(annotator, batch, group, lev, merging, merge_run_limit)
 
 
-def _annotate_batch(annotator: Any, batch: list[tuple[str, list[str | None]]], realign: bool,
+def _whole(orig: Sequence[Sentence], cor: Sequence[Sentence]) -> list[Group]:
+    """Every sentence in one group (no realignment)."""
+    return [Group(0, len(orig), 0, len(cor))] if orig or cor else []
+
+
+def _annotate_batch(annotator: Any, batch: list[tuple[str, list[str | None]]], aligner: Aligner,
                     lev: bool, merging: str, run_limit: int) -> list[EssayAnnotation]:
     """Segment every text of the batch (tokens only where the parser can), align, tag only the
     sentences of groups that differ (in one batch), then annotate those groups."""
@@ -466,8 +493,7 @@ def _annotate_batch(annotator: Any, batch: list[tuple[str, list[str | None]]], r
             if cor is None:
                 groups.append(None)
                 continue
-            gs = align_sentences(orig, cor) if realign else \
-                ([Group(0, len(orig), 0, len(cor))] if orig or cor else [])
+            gs = aligner(orig, cor)
             groups.append(gs)
             for g in gs:
                 if not _same(orig[g.o_start:g.o_end], cor[g.c_start:g.c_end]):
