@@ -17,7 +17,7 @@ from errtype.essay.realign import (
     annotate_essays,
     joint_units,
 )
-from errtype.essay.segment import segment_essay, split_sentences
+from errtype.essay.segment import segment_essay
 from errtype.m2 import apply_edits, read_m2
 from errtype.tokens import Sentence, join_sentences, split_sentence
 
@@ -30,13 +30,17 @@ def words(*sentences: str) -> list[Sentence]:
 
 # --- generic segmentation ----------------------------------------------------------------------
 
-def test_split_sentences_generic_rule() -> None:
-    assert split_sentences('He left. "Why?" she asked!  Then… no\nnew line') == [
-        "He left.", '"Why?"', "she asked!", "Then…", "no", "new line"]
-    assert split_sentences("今日は晴れ。明日は雨！「本当？」はい") == [
-        "今日は晴れ。", "明日は雨！", "「本当？」", "はい"]
-    assert split_sentences("3.5 kg and e.g.x") == ["3.5 kg and e.g.x"]
-    assert split_sentences("  \n ") == []
+def test_segment_generic_rule_unspaced() -> None:
+    """A parser without sentence splitting of its own (Chinese characters): each line is
+    tokenised, then cut by errtype.document.sentence_starts."""
+    zh = errtype.load("zh")
+    sents = segment_essay(zh, "今天天气好。明天下雨！「真的？」是的\n新行")
+    assert [s.text for s in sents] == ["今 天 天 气 好 。", "明 天 下 雨 ！", "「 真 的 ？ 」",
+                                       "是 的", "新 行"]
+    ea = annotate_essay(zh, "今天天气好。明天下雨！", "今天天气很好，明天下雨！")
+    assert ea.groups[0] == [Group(0, 2, 0, 1)]
+    assert [(e.o_start, e.o_end, e.c_str) for e in ea.annotation().edits[0]] == [
+        (4, 4, "很"), (5, 6, "，")]
 
 
 def test_join_and_split_sentences_rebase_heads() -> None:

@@ -4,40 +4,21 @@ Each parser splits as it can: UDPipe with its model's tokenizer
 (:meth:`errtype.parse.udpipe.UDPipeParser.parse_text`), spaCy where its pipeline sets sentence
 boundaries (a parser, senter or sentencizer: ``doc.sents``,
 :meth:`errtype.parse.spacy.SpacyParser.parse_texts`). Any other parser (the segmenters of
-languages written without spaces, MeCab, a spaCy pipeline without boundaries) gets the one
-generic rule, :func:`split_sentences`: a sentence ends after sentence-final punctuation
-(``. ! ? …`` followed by a space, ``。！？`` and full-width ``！？`` anywhere), closing quotes
-and brackets included, and each piece is tokenised and tagged by the parser. A line break always
-ends a sentence.
+languages written without spaces, MeCab, a spaCy pipeline without boundaries) tokenises each
+line, which is then cut by errtype's one rule on tokens,
+:func:`errtype.document.sentence_starts` (after ``. ! ? …`` and ``。！？`` unless a lower-case
+word follows). A line break always ends a sentence.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..tokens import Sentence, Token
+from ..document import sentence_starts
+from ..tokens import Sentence, Token, split_sentence
 
-__all__ = ["parse_texts", "segment_essay", "split_sentences", "tag_sentences", "tagged"]
-
-_CLOSE = "\"'»”’)\\]」』）】"
-#: the end of a sentence: final punctuation and closing marks, then a space (spaced scripts) or
-#: not (CJK full stops)
-_END = re.compile(rf"[.!?…]+[{_CLOSE}]*\s+|[。！？]+[{_CLOSE}]*\s*")
-
-
-def split_sentences(text: str) -> list[str]:
-    """``text`` cut into sentence strings by the generic rule (module docstring); line breaks
-    always cut; blank pieces are dropped, others keep their text (stripped)."""
-    out = []
-    for line in text.splitlines():
-        at = 0
-        for m in _END.finditer(line):
-            out.append(line[at:m.end()].strip())
-            at = m.end()
-        out.append(line[at:].strip())
-    return [s for s in out if s]
+__all__ = ["parse_texts", "segment_essay", "tag_sentences", "tagged"]
 
 
 def parse_texts(annotator: Any, texts: Sequence[str], corrections: bool = False,
@@ -59,13 +40,17 @@ def parse_texts(annotator: Any, texts: Sequence[str], corrections: bool = False,
         found = [None] * len(texts)
     todo = [k for k, f in enumerate(found) if f is None]
     if todo:
-        pieces = [split_sentences(texts[k]) for k in todo]
-        flat = [p for ps in pieces for p in ps]
+        lines = [[line for line in texts[k].splitlines() if line.strip()] for k in todo]
+        flat = [line for ls in lines for line in ls]
         segment = None if tag else getattr(parser, "segment", None)
-        parsed = iter([segment(p, True) for p in flat] if segment is not None
+        parsed = iter([segment(line, True) for line in flat] if segment is not None
                       else parser.parse_many(flat, True))
-        for k, ps in zip(todo, pieces, strict=True):
-            found[k] = [s for s in (next(parsed) for _ in ps) if len(s)]
+        for k, ls in zip(todo, lines, strict=True):
+            out: list[Sentence] = []
+            for _ in ls:
+                whole = next(parsed)
+                out.extend(split_sentence(whole, sentence_starts(whole.texts)))
+            found[k] = out
     return [f if f is not None else [] for f in found]
 
 
