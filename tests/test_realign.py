@@ -200,6 +200,15 @@ def test_empty_essay_and_deleted_text(en: errtype.Annotator) -> None:
     assert [u.cors for u in added.units()] == [[(0, 1)]]
 
 
+def test_pair_by_index_baseline(en: errtype.Annotator) -> None:
+    merged = "He goes to school, then he sleeps. It was late."
+    ea = annotate_essay(en, ESSAY, merged, aligner=realign.pair_by_index)
+    assert ea.groups[0] == [Group(0, 1, 0, 1), Group(1, 2, 1, 2), Group(2, 3, 2, 2)]
+    assert len(ea.annotation().edits[0]) > 3  # everything after the merge moves
+    with pytest.raises(ValueError, match="merging"):
+        annotate_essay(en, ESSAY, merged, merging="nope")
+
+
 def test_without_realignment_one_group(en: errtype.Annotator) -> None:
     merged = "He goes to school, then he sleeps. It was late."
     whole = annotate_essay(en, ESSAY, merged, realign=False)
