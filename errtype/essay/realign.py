@@ -350,28 +350,24 @@ class EssayAnnotation:
             out.append((Group(0, 0, 0, len(cors)), joined))
         return out
 
-    def _unit(self, a: int, b: int, blocks: dict[int, list[tuple[Group, list[Edit]]]]
-              ) -> Unit:
-        """The unit of original sentences ``a:b`` (a union of every correction's blocks)."""
+    def _unit(self, a: int, b: int, inside: dict[int, list[tuple[Group, list[Edit]]]]) -> Unit:
+        """The unit of original sentences ``a:b``, of each correction's blocks ``inside[k]``
+        (which cover it)."""
         ranges: list[tuple[int, int] | None] = [None] * len(self.cors)
         edits = []
-        for k, bs in blocks.items():
+        for k, bs in inside.items():
             cors = self.cors[k]
             assert cors is not None
-            inside = [(g, e) for g, e in bs if a <= g.o_start and g.o_end <= b
-                      and (g.o_start < b or a == b)]
-            c_a = inside[0][0].c_start if inside else 0
-            c_b = inside[-1][0].c_end if inside else 0
-            ranges[k] = (c_a, c_b)
+            ranges[k] = (bs[0][0].c_start, bs[-1][0].c_end) if bs else (0, 0)
             found: list[Edit] = []
             do = dc = 0
-            for g, es in inside:
+            for g, es in bs:
                 found.extend(_shift(e, do, dc) for e in es)
                 do += sum(len(s) for s in self.orig[g.o_start:g.o_end])
                 dc += sum(len(s) for s in cors[g.c_start:g.c_end])
             edits.append(found)
         orig = self._join(None, a, b)
-        cs = [self._join(k, *ranges[k]) for k in blocks]  # type: ignore[misc]
+        cs = [self._join(k, *ranges[k]) for k in inside]  # type: ignore[misc]
         ann = Annotation(orig, cs, edits, [c.texts == orig.texts for c in cs], self.error)
         return Unit(a, b, ranges, ann)
 
@@ -379,8 +375,8 @@ class EssayAnnotation:
         """The essay as one :class:`~errtype.records.Annotation` over the present corrections
         (:attr:`present`): the original's tokens, each correction's tokens, edits at essay
         token offsets."""
-        blocks = {k: self._blocks(k) for k in self.present}
-        return self._unit(0, len(self.orig), blocks).annotation
+        return self._unit(0, len(self.orig), {k: self._blocks(k) for k in self.present}
+                          ).annotation
 
     def m2_block(self) -> M2Block:
         """The essay-level M2 block (the present corrections are annotators 0, 1, ...)."""
@@ -401,7 +397,17 @@ class EssayAnnotation:
         for bs in blocks.values():
             cuts &= {g.o_end for g, _ in bs}
         bounds = [0, *sorted(cuts), n]
-        return [self._unit(a, b, blocks) for a, b in zip(bounds, bounds[1:], strict=False)]
+        at = dict.fromkeys(blocks, 0)  # per correction: its next block
+        out = []
+        for a, b in zip(bounds, bounds[1:], strict=False):
+            inside = {}
+            for k, bs in blocks.items():
+                start = at[k]
+                while at[k] < len(bs) and bs[at[k]][0].o_end <= b:
+                    at[k] += 1
+                inside[k] = bs[start:at[k]]
+            out.append(self._unit(a, b, inside))
+        return out
 
     def m2_blocks(self) -> list[M2Block]:
         """The sentence-level M2 blocks (``--unit sentence``), one per unit (:meth:`units`)."""
