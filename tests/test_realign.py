@@ -156,6 +156,8 @@ def test_merge_is_one_edit_at_the_boundary(en: errtype.Annotator) -> None:
     unmerged = annotate_essay(en, ESSAY, "He goes to school. Then he sleeps. It was late.")
     moved = Counter(edits_of(ea.annotation())) - Counter(edits_of(unmerged.annotation()))
     assert list(moved) == [(4, 6, ". Then", ", then")]  # nothing else moves
+    # the join alone can be left out (a boundary edit), the other edits stay
+    assert edits_of(ea.annotation(boundary_edits=False)) == edits_of(unmerged.annotation())
     # sentence level: one unit for the merged sentences, one for the last
     units = ea.units()
     assert [(u.o_start, u.o_end, u.cors) for u in units] == [(0, 2, [(0, 1)]), (2, 3, [(1, 2)])]
@@ -169,6 +171,13 @@ def test_split_is_one_edit_at_the_boundary(en: errtype.Annotator) -> None:
     assert ea.groups[0][0] == Group(0, 1, 0, 2)
     assert edits_of(ea.annotation()) == [(1, 2, "go", "goes"), (4, 6, ", then", ". Then"),
                                          (7, 8, "sleep", "sleeps")]
+    assert [e[2] for e in edits_of(ea.annotation(boundary_edits=False))] == ["go", "sleep"]
+    # a changed word at the boundary is no mere join or split: only the "," -> "." goes
+    other = annotate_essay(en, orig, "He goes to school. So he sleeps. It was late.")
+    assert [e[2:] for e in edits_of(other.annotation())] == [
+        ("go", "goes"), (",", "."), ("then", "So"), ("sleep", "sleeps")]
+    assert [e[2] for e in edits_of(other.annotation(boundary_edits=False))] == [
+        "go", "then", "sleep"]
 
 
 def test_missing_and_several_corrections(en: errtype.Annotator) -> None:

@@ -51,6 +51,7 @@ coarsest segmentation of the original's sentences that every correction's groups
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -91,6 +92,8 @@ class Group(NamedTuple):
     c_start: int
     c_end: int
 
+
+_PUNCT = re.compile(r"[^\w\s]+")
 
 #: an essay's corrections: one text, or a list of texts where None is a missing one
 Corrections = Sequence[str | None] | str | None
@@ -310,9 +313,24 @@ class EssayAnnotation:
                 else Sentence()
         return found
 
-    def _blocks(self, k: int) -> list[tuple[Group, list[Edit]]]:
+    def boundary_edit(self, k: int, group: Group, edit: Edit) -> bool:
+        """Whether ``edit`` (offsets within ``group`` of correction ``k``) only joins or splits
+        sentences: the group merges or splits sentences, the edit touches a sentence boundary
+        inside it (original side for a merge, corrected side for a split), and it changes only
+        punctuation and letter case (``. Then`` -> ``, then``; ``, then`` -> ``. Then``)."""
+        cors = self.cors[k]
+        assert cors is not None
+        inner_o = _inner(self.orig[group.o_start:group.o_end])
+        inner_c = _inner(cors[group.c_start:group.c_end])
+        if not (any(edit.o_start <= b <= edit.o_end for b in inner_o)
+                or any(edit.c_start <= b <= edit.c_end for b in inner_c)):
+            return False
+        return _words(edit.o_str) == _words(edit.c_str)
+
+    def _blocks(self, k: int, boundary_edits: bool = True) -> list[tuple[Group, list[Edit]]]:
         """Correction ``k``'s groups, a group of added sentences (0-n) joined to the group before
-        it (the first group: after it), each with its edits at offsets within it."""
+        it (the first group: after it), each with its edits at offsets within it (without
+        ``boundary_edits``: less those of :meth:`boundary_edit`)."""
         groups, per_group, cors = self.groups[k], self.group_edits[k], self.cors[k]
         assert groups is not None and per_group is not None and cors is not None
         c_len = [len(s) for s in cors]
@@ -321,6 +339,8 @@ class EssayAnnotation:
         for g, edits in zip(groups, per_group, strict=True):
             if self.error is not None:
                 edits = []
+            elif not boundary_edits and (g.o_end - g.o_start > 1 or g.c_end - g.c_start > 1):
+                edits = [e for e in edits if not self.boundary_edit(k, g, e)]
             if g.o_start == g.o_end and out:
                 h, done = out[-1]
                 dc = sum(c_len[h.c_start:h.c_end])
@@ -371,24 +391,33 @@ class EssayAnnotation:
         ann = Annotation(orig, cs, edits, [c.texts == orig.texts for c in cs], self.error)
         return Unit(a, b, ranges, ann)
 
-    def annotation(self) -> Annotation:
+    def annotation(self, boundary_edits: bool | Sequence[bool] = True) -> Annotation:
         """The essay as one :class:`~errtype.records.Annotation` over the present corrections
         (:attr:`present`): the original's tokens, each correction's tokens, edits at essay
-        token offsets."""
-        return self._unit(0, len(self.orig), {k: self._blocks(k) for k in self.present}
-                          ).annotation
+        token offsets. ``boundary_edits=False`` (or False for a present correction) leaves out
+        the edits that only join or split sentences (:meth:`boundary_edit`)."""
+        keep = self._keep(boundary_edits)
+        return self._unit(0, len(self.orig), {k: self._blocks(k, keep[k])
+                                              for k in self.present}).annotation
 
-    def m2_block(self) -> M2Block:
+    def _keep(self, boundary_edits: bool | Sequence[bool]) -> dict[int, bool]:
+        if isinstance(boundary_edits, bool):
+            return dict.fromkeys(self.present, boundary_edits)
+        return dict(zip(self.present, boundary_edits, strict=True))
+
+    def m2_block(self, boundary_edits: bool | Sequence[bool] = True) -> M2Block:
         """The essay-level M2 block (the present corrections are annotators 0, 1, ...)."""
-        return annotation_block(self.annotation())
+        return annotation_block(self.annotation(boundary_edits))
 
-    def units(self) -> list[Unit]:
+    def units(self, boundary_edits: bool | Sequence[bool] = True) -> list[Unit]:
         """The sentence-level units: the coarsest segmentation of the original's sentences that
         every present correction's groups respect (a group of added sentences belongs to the
         group before it, or the first group), each with its annotation over the
-        :attr:`present` corrections. An essay without sentences has no unit."""
+        :attr:`present` corrections (``boundary_edits``: as in :meth:`annotation`). An essay
+        without sentences has no unit."""
         n = len(self.orig)
-        blocks = {k: self._blocks(k) for k in self.present}
+        keep = self._keep(boundary_edits)
+        blocks = {k: self._blocks(k, keep[k]) for k in self.present}
         if n == 0:
             if not any(self.cors[k] for k in blocks):
                 return []
@@ -409,9 +438,23 @@ class EssayAnnotation:
             out.append(self._unit(a, b, inside))
         return out
 
-    def m2_blocks(self) -> list[M2Block]:
+    def m2_blocks(self, boundary_edits: bool | Sequence[bool] = True) -> list[M2Block]:
         """The sentence-level M2 blocks (``--unit sentence``), one per unit (:meth:`units`)."""
-        return [annotation_block(u.annotation) for u in self.units()]
+        return [annotation_block(u.annotation) for u in self.units(boundary_edits)]
+
+
+def _inner(sentences: Sequence[Sentence]) -> list[int]:
+    """The token offsets of the boundaries between ``sentences`` (joined)."""
+    out, at = [], 0
+    for s in sentences[:-1]:
+        at += len(s)
+        out.append(at)
+    return out
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text`` lower-cased, punctuation left out."""
+    return [w for w in (_PUNCT.sub("", t).lower() for t in text.split()) if w]
 
 
 def _shift(e: Edit, do: int, dc: int) -> Edit:
