@@ -32,6 +32,8 @@ INPUTS = {
     "orig_prefix": ("split.orig", M2),  # m2-to-text -o split writes split.orig
     "partial": ("out.partial", TEXT),  # --resume -o out writes out.partial
     "svg": ("charts/x.svg", M2),  # --svg-dir charts writes charts/*.svg
+    "md": ("orig.md", "### essay_id = 1\nThis are a example . She go home .\n\n"),
+    "mdhyp": ("hyp.md", "### essay_id = 1\nThis is an example . She goes home .\n\n"),
 }
 
 #: command -> (argv; its output placeholders -> the suffix of the file each writes that the
@@ -101,6 +103,10 @@ CASES: dict[str, tuple[list[str], dict[str, str]]] = {
     "convert gector-to-text": (["convert", "gector-to-text", "{tags}", "--verb-vocab",
                                 "{vocab}", "-o", "{out}", "--source-out", "{src}"],
                                {"out": "", "src": ""}),
+    "convert m2-to-multigec": (["convert", "m2-to-multigec", "{m2}", "--ids", "{md}", "-o",
+                                "{out}"], {"out": ""}),
+    "convert multigec-to-text": (["convert", "multigec-to-text", "{mdhyp}", "--align", "{md}",
+                                  "-o", "{out}", "--ids-out", "{ids}"], {"out": "", "ids": ""}),
     "report": (["report", "--ref", "{gold}", "--src", "{text}", "--hyp", "S={cor}",
                 "--config", "{config}", "-o", "{out}"], {"out": ""}),
     "report --svg-dir": (["report", "--ref", "{gold}", "--hyp", "S={svg}", "-o", "{out}",

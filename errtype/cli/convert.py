@@ -10,6 +10,12 @@ parallel text or M2 -> GECToR edit tags, and back.
   errtype convert parallel-to-gector -orig SRC -cor TGT -o OUT   GECToR's preprocess_data.py
   errtype convert parallel-to-gector --from-m2 IN.m2 -o OUT      tags from the M2's edits
   errtype convert gector-to-text TAGS -o OUT                     tags -> corrected text
+  errtype convert m2-to-multigec ESSAYS.m2 -o OUT.md [--annotator N] [--ids ORIG.md]
+                                 essay-level M2 (a block per essay) -> MultiGEC Markdown essays
+  errtype convert multigec-to-text ESSAYS.md -o OUT.txt [--align ORIG.md]
+                                 MultiGEC Markdown -> one essay per line (newlines as tabs)
+  errtype convert bea-json-to-m2 IN.json -o OUT.m2 [--auto|--keep-codes]   BEA-2019 JSON -> M2
+  errtype convert uagec-to-m2 IN.ann [IN.ann ...] -o OUT.m2      UA-GEC annotated text -> M2
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ import argparse
 import sys
 
 from .common import (
+    add_backend_options,
     add_encoding_option,
     add_max_tokens_option,
+    backend_options,
     describe,
     details,
     new_parser,
@@ -91,7 +99,163 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
                    help="output M2 file ('-' = standard output)")
     _gector_parsers(sub)
+    _multigec_parsers(sub)
+    _corpus_parsers(sub)
     return p
+
+
+MD_HINT = "a MultiGEC Markdown file is turned into text with: errtype convert multigec-to-text"
+
+
+def _multigec_parsers(sub: argparse._SubParsersAction) -> None:
+    m = sub.add_parser(
+        "m2-to-multigec", help="essay-level M2 -> MultiGEC Markdown essays",
+        description="Essay-level M2 (one block per essay, its S line the whole essay's tokens) "
+                    "-> an annotator's corrected essays in MultiGEC-2025's Markdown format "
+                    "(### essay_id = ID lines; see docs/formats.md). The corrected tokens are "
+                    "joined by spaces.")
+    m.add_argument("m2_file", type=m2_input(MD_HINT), help="M2 file ('-' = standard input)")
+    m.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output Markdown file ('-' = standard output)")
+    m.add_argument("--annotator", type=int, default=0, metavar="ID",
+                   help="whose corrections (default: 0)")
+    m.add_argument("--ids", type=INPUT, metavar="FILE.md",
+                   help="take the essay ids, in block order, from this MultiGEC file (e.g. "
+                        "the orig file the M2 was made from; default: 1, 2, ...)")
+    m.add_argument("--missing", choices=("skip", "first", "orig"), default="skip",
+                   help="a block without --annotator's edit lines: leave the essay out "
+                        "(default, as MultiGEC reference files lack essays), use the block's "
+                        "first annotator (errtype's M2 convention) or write it unchanged")
+    m.add_argument("--errant-compat", action="store_true",
+                   help="apply edits as ERRANT 3.0.2 does ('-NONE-' and 'a||b' literal, no "
+                        "overlap resolution) instead of the m2scorer reading")
+    t = sub.add_parser(
+        "multigec-to-text", help="MultiGEC Markdown essays -> one essay per line",
+        description="MultiGEC-2025 Markdown essays -> one essay per line, as the official "
+                    "evaluation's utils_transform_markdown_to_one_essay_per_line.py writes them: "
+                    "a newline inside an essay becomes a tab (--newline), and with --align the "
+                    "lines follow an orig file's essays, a missing essay written as '!'.")
+    t.add_argument("md_file", type=INPUT, help="MultiGEC Markdown file ('-' = standard input)")
+    t.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output text file ('-' = standard output)")
+    t.add_argument("--align", type=INPUT, metavar="ORIG.md",
+                   help="write the essays in this orig file's order; an essay MD_FILE lacks is "
+                        "'!' (the official scorer's choice for a hypothesis), an essay ORIG.md "
+                        "lacks is an error")
+    t.add_argument("--newline", choices=("tab", "space"), default="tab",
+                   help="a newline inside an essay: a tab (default; the official script's "
+                        "replace) or a space (what the official syntok pretokenisation, run "
+                        "before that replace, leaves)")
+    t.add_argument("--ids-out", type=OUTPUT, metavar="FILE",
+                   help="also write each line's essay id, one per line")
+    for s in (m, t):
+        add_encoding_option(s)
+        s.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+
+
+def _multigec(args: argparse.Namespace) -> str:
+    """Run a MultiGEC subcommand; the summary to print."""
+    from .. import m2
+    from ..convert.multigec import m2_to_multigec, multigec_to_text, read_ids
+    from ..errors import InputError
+    from ..essay import is_multigec
+
+    if args.command == "m2-to-multigec":
+        ids = None if args.ids is None else read_ids(args.ids, args.encoding_errors)
+        written, skipped = m2_to_multigec(
+            args.m2_file, args.out, annotator=args.annotator, ids=ids, missing=args.missing,
+            rules=m2.ERRANT if args.errant_compat else m2.M2SCORER,
+            encoding_errors=args.encoding_errors)
+        left = f", {skipped} without annotator {args.annotator} left out" if skipped else ""
+        return f"wrote {args.out} ({written} essays{left})"
+    for path in (args.md_file, args.align):
+        if path is not None and path != "-" and not is_multigec(path) and m2_sniff(path):
+            raise InputError("this is an M2 file, not MultiGEC Markdown; convert it with: "
+                             "errtype convert m2-to-multigec", path=str(path))
+    lines, missing = multigec_to_text(args.md_file, args.out, align=args.align,
+                                      newline=args.newline, ids_out=args.ids_out,
+                                      encoding_errors=args.encoding_errors)
+    note = f", {missing} missing essays written as '!'" if missing else ""
+    return f"wrote {args.out} ({lines} essays{note})"
+
+
+def m2_sniff(path: str) -> bool:
+    """Whether the start of ``path`` reads as M2."""
+    from ..m2 import sniff_m2
+    from ..textio import read_head
+
+    return sniff_m2(read_head(path)) is True
+
+
+def _corpus_parsers(sub: argparse._SubParsersAction) -> None:
+    b = sub.add_parser(
+        "bea-json-to-m2", help="BEA-2019 JSON (W&I+LOCNESS, FCE) -> M2",
+        description="BEA-2019's JSON release of W&I+LOCNESS and FCE (one essay per line, edits "
+                    "as character offsets per annotator) -> M2, one block per sentence; the "
+                    "edits are typed by errtype's classifier (see docs/formats.md)")
+    b.add_argument("json_file", type=INPUT, help="JSON lines file, one essay per line")
+    b.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output M2 file ('-' = standard output)")
+    mode = b.add_mutually_exclusive_group()
+    mode.add_argument("--gold-spans", dest="mode", action="store_const", const="gold",
+                      help="keep the annotators' edit spans and type them (default)")
+    mode.add_argument("--auto", dest="mode", action="store_const", const="auto",
+                      help="extract the edits from each corrected sentence automatically")
+    b.add_argument("--no-min", action="store_true",
+                   help="--gold-spans: do not minimise the edits (as errtype-m2 -no_min)")
+    b.add_argument("--keep-codes", action="store_true",
+                   help="--gold-spans: type the edits by the file's own error codes (FCE's CLC "
+                        "codes, the fourth field of an edit; NA where absent) instead of "
+                        "errtype's classifier")
+    add_backend_options(b)
+    add_encoding_option(b)
+    b.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+    u = sub.add_parser(
+        "uagec-to-m2", help="UA-GEC annotated text (.ann) -> M2",
+        description="UA-GEC's annotated documents ({source=>correction:::error_type=T}) -> "
+                    "M2, one block per sentence, the corpus's error types kept; NNNN.aK.ann "
+                    "files of one document become its annotators K-1 (see docs/formats.md)")
+    u.add_argument("ann_files", nargs="+", type=INPUT, metavar="ANN",
+                   help="annotated files, e.g. data/gec-only/test/annotated/*.ann")
+    u.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
+                   help="output M2 file ('-' = standard output)")
+    add_backend_options(u)
+    for action in u._actions:  # the language's parser only tokenises here, and only if asked
+        if action.dest == "lang":
+            action.default = None
+            action.help = ("tokenise with this language's parser (errtype.load, with the "
+                           "options below); default: words and punctuation marks, no model "
+                           "needed")
+    add_encoding_option(u)
+    u.add_argument("--quiet", "-q", action="store_true", help="no summary on standard error")
+
+
+def _corpus(args: argparse.Namespace) -> str:
+    """Run a corpus-reader subcommand; the summary to print."""
+    from .. import load
+
+    if args.command == "bea-json-to-m2":
+        from ..corpora.bea_json import bea_json_to_m2, read_bea_json
+
+        if args.json_file != "-":  # a malformed record is reported before a model is loaded
+            for _ in read_bea_json(args.json_file, args.encoding_errors):
+                pass
+        annotator = load(args.lang, **backend_options(args))
+        r = bea_json_to_m2(annotator, args.json_file, args.out, args.mode or "gold",
+                           minimise=not args.no_min, keep_codes=args.keep_codes,
+                           encoding_errors=args.encoding_errors)
+        dropped = f"; {r.dropped} edits across a paragraph break left out" if r.dropped else ""
+        return f"wrote {args.out} ({r.essays} essays, {r.blocks} blocks{dropped})"
+    from ..corpora.spans import parser_tokenizer, simple_tokenize
+    from ..corpora.uagec import uagec_to_m2
+
+    tokenize = simple_tokenize
+    if args.lang is not None:
+        annotator = load(args.lang, **backend_options(args))
+        tokenize = parser_tokenizer(lambda t: annotator.parse(t, True).texts)
+    docs, blocks = uagec_to_m2(args.ann_files, args.out, tokenize,
+                               encoding_errors=args.encoding_errors)
+    return f"wrote {args.out} ({docs} documents, {blocks} blocks)"
 
 
 def _gector_parsers(sub: argparse._SubParsersAction) -> None:
@@ -157,6 +321,13 @@ def _gector(args: argparse.Namespace) -> str:
 
 
 def _usage(args: argparse.Namespace) -> str | None:
+    if args.command == "bea-json-to-m2" and (args.no_min or args.keep_codes) \
+            and args.mode == "auto":
+        return "--no-min and --keep-codes apply to --gold-spans"
+    if args.command == "uagec-to-m2" and args.lang is None and any(
+            getattr(args, k) for k in ("spacy_model", "udpipe_model", "blis", "feats",
+                                       "granularity", "scheme", "no_simplified")):
+        return "the language and backend options need --lang (the parser that tokenises)"
     if args.command == "m2-to-table" and args.format == "parquet" and args.out == "-":
         return "--format parquet needs an output file (-o FILE), not standard output"
     if args.command != "parallel-to-gector":
@@ -195,6 +366,16 @@ def main(argv: list[str] | None = None) -> int:
                             encoding_errors=args.encoding_errors)
             if not args.quiet:
                 print(f"{PROG}: wrote {args.out} ({n} rows)", file=sys.stderr)
+            return 0
+        if args.command in ("bea-json-to-m2", "uagec-to-m2"):
+            summary = _corpus(args)
+            if not args.quiet:
+                print(f"{PROG} {args.command}: {summary}", file=sys.stderr)
+            return 0
+        if "multigec" in args.command:
+            summary = _multigec(args)
+            if not args.quiet or "left out" in summary or "missing" in summary:
+                print(f"{PROG} {args.command}: {summary}", file=sys.stderr)
             return 0
         if "gector" in args.command:
             summary = _gector(args)

@@ -7,18 +7,22 @@ does a word without HEAD, ``_``, as from a model without a parser), DEPREL
 (``root`` -> ``ROOT``), and ``SpaceAfter=No`` in MISC (of the word, or of the multi-word token it
 ends) for the whitespace after a word. Multi-word token lines (``1-2``) and empty nodes (``1.1``)
 are skipped; comments are ignored. Malformed lines raise :class:`InputError` naming file and line.
+Parallel files (an original and its corrections, e.g. the two halves of an L1-L2 treebank) pair
+sentences by position, checked by their ``# sent_id`` where both carry one
+(:func:`check_sentence_counts`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
+from itertools import zip_longest
 
 from ..errors import InputError, LineCountError, ResourceError
 from ..textio import read_lines
 from ..tokens import Sentence, Token
 
-__all__ = ["PreParsed", "check_sentence_counts", "count_sentences", "read_conllu"]
+__all__ = ["PreParsed", "check_sentence_counts", "count_sentences", "read_conllu", "sentence_ids"]
 
 PathLike = str | os.PathLike[str]
 
@@ -129,14 +133,49 @@ def count_sentences(path: PathLike) -> int:
     return n + inside
 
 
+def sentence_ids(path: PathLike) -> Iterator[tuple[int, str | None]]:
+    """``(first line, sent_id or None)`` of each sentence of a CoNLL-U file, without parsing."""
+    first: int | None = None
+    sid: str | None = None
+    for number, text, _ in read_lines(path, errors="replace"):
+        if not text.strip():
+            if first is not None:
+                yield first, sid
+            first = sid = None
+            continue
+        if first is None:
+            first = number
+        if text.startswith("#") and sid is None:
+            key, eq, value = text[1:].partition("=")
+            if eq and key.strip() == "sent_id":
+                sid = value.strip()
+    if first is not None:
+        yield first, sid
+
+
 def check_sentence_counts(paths: Sequence[PathLike]) -> int:
-    """The common sentence count of parallel CoNLL-U files; :class:`LineCountError` if not."""
-    counts = [count_sentences(p) for p in paths]
-    if len(set(counts)) > 1:
-        detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))
-        raise LineCountError(f"parallel CoNLL-U files have different numbers of sentences "
-                             f"({detail})")
-    return counts[0] if counts else 0
+    """The common sentence count of parallel CoNLL-U files; :class:`LineCountError` if not.
+    Files that carry ``# sent_id`` (L1-L2 treebanks: learner text and its correction) must pair
+    the same ids: :class:`InputError` naming the first sentence of a later file whose id differs
+    from that of the first file's sentence at the same position (a sentence without an id in
+    either file is not checked). One streaming pass over the files."""
+    if not paths:
+        return 0
+    n = 0
+    for n, row in enumerate(zip_longest(*(sentence_ids(p) for p in paths)), 1):
+        if any(r is None for r in row):
+            counts = [count_sentences(p) for p in paths]
+            detail = ", ".join(f"{p}: {c}" for p, c in zip(paths, counts, strict=True))
+            raise LineCountError(f"parallel CoNLL-U files have different numbers of sentences "
+                                 f"({detail})")
+        (first_line, want), *others = row
+        for path, (line, got) in zip(paths[1:], others, strict=True):
+            if want is not None and got is not None and want != got:
+                raise InputError(f"sentence {n} has sent_id {got!r}, but sentence {n} of "
+                                 f"{paths[0]} (line {first_line}) has {want!r}: parallel files "
+                                 "pair sentences by position; sort both by the same order",
+                                 path=str(path), line=line)
+    return n
 
 
 class PreParsed:
