@@ -13,7 +13,7 @@ On the essay sets of ``bench/essay_corpus.py`` (shared data: Ukrainian UA-GEC wi
     same system ``merged`` (every boundary of some essays joined by a comma), against the
     references annotated as essays: essay-level blocks and sentence-level units, with
     realignment (also with the system's edits that only join or split sentences left out:
-    :meth:`~errtype.essay.realign.EssayAnnotation.boundary_edit`), with each essay aligned as
+    :func:`~errtype.essay.realign.boundary_edit`), with each essay aligned as
     one sentence, and with sentences paired by index (no realignment); and sentence by sentence
     on the line-aligned files.
 

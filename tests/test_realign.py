@@ -209,6 +209,21 @@ def test_empty_essay_and_deleted_text(en: errtype.Annotator) -> None:
     assert [u.cors for u in added.units()] == [[(0, 1)]]
 
 
+def test_boundary_edit() -> None:
+    from errtype.edit import Edit
+
+    def edit(o: str, c: str) -> Edit:
+        return Edit(0, len(o.split()), 0, len(c.split()), o, c)
+
+    assert realign.boundary_edit(edit(". Then", ", then"))
+    assert realign.boundary_edit(edit(",", "."))
+    assert realign.boundary_edit(edit("", "."))
+    assert realign.boundary_edit(edit("。", "，"))
+    assert not realign.boundary_edit(edit(".", "!"))
+    assert not realign.boundary_edit(edit(". Then", ", so"))
+    assert not realign.boundary_edit(edit("", ","))
+
+
 def test_pair_by_index_baseline(en: errtype.Annotator) -> None:
     merged = "He goes to school, then he sleeps. It was late."
     ea = annotate_essay(en, ESSAY, merged, aligner=realign.pair_by_index)

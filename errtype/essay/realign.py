@@ -68,7 +68,7 @@ from ..tokens import Sentence, join_sentences
 from .segment import parse_texts, tag_sentences
 
 __all__ = ["Aligner", "EssayAnnotation", "Group", "Unit", "align_sentences", "annotate_essay",
-           "annotate_essays", "joint_units", "pair_by_index"]
+           "annotate_essays", "boundary_edit", "joint_units", "pair_by_index"]
 
 #: the band of the sentence alignment, in tokens (see the module docstring)
 BAND_TOKENS = 60
@@ -94,6 +94,7 @@ class Group(NamedTuple):
 
 
 _PUNCT = re.compile(r"[^\w\s]+")
+_FINAL = frozenset(".!?…。！？")
 
 #: an essay's corrections: one text, or a list of texts where None is a missing one
 Corrections = Sequence[str | None] | str | None
@@ -313,24 +314,10 @@ class EssayAnnotation:
                 else Sentence()
         return found
 
-    def boundary_edit(self, k: int, group: Group, edit: Edit) -> bool:
-        """Whether ``edit`` (offsets within ``group`` of correction ``k``) only joins or splits
-        sentences: the group merges or splits sentences, the edit touches a sentence boundary
-        inside it (original side for a merge, corrected side for a split), and it changes only
-        punctuation and letter case (``. Then`` -> ``, then``; ``, then`` -> ``. Then``)."""
-        cors = self.cors[k]
-        assert cors is not None
-        inner_o = _inner(self.orig[group.o_start:group.o_end])
-        inner_c = _inner(cors[group.c_start:group.c_end])
-        if not (any(edit.o_start <= b <= edit.o_end for b in inner_o)
-                or any(edit.c_start <= b <= edit.c_end for b in inner_c)):
-            return False
-        return _words(edit.o_str) == _words(edit.c_str)
-
     def _blocks(self, k: int, boundary_edits: bool = True) -> list[tuple[Group, list[Edit]]]:
         """Correction ``k``'s groups, a group of added sentences (0-n) joined to the group before
         it (the first group: after it), each with its edits at offsets within it (without
-        ``boundary_edits``: less those of :meth:`boundary_edit`)."""
+        ``boundary_edits``: less those of :func:`boundary_edit`)."""
         groups, per_group, cors = self.groups[k], self.group_edits[k], self.cors[k]
         assert groups is not None and per_group is not None and cors is not None
         c_len = [len(s) for s in cors]
@@ -339,8 +326,8 @@ class EssayAnnotation:
         for g, edits in zip(groups, per_group, strict=True):
             if self.error is not None:
                 edits = []
-            elif not boundary_edits and (g.o_end - g.o_start > 1 or g.c_end - g.c_start > 1):
-                edits = [e for e in edits if not self.boundary_edit(k, g, e)]
+            elif not boundary_edits:
+                edits = [e for e in edits if not boundary_edit(e)]
             if g.o_start == g.o_end and out:
                 h, done = out[-1]
                 dc = sum(c_len[h.c_start:h.c_end])
@@ -395,7 +382,7 @@ class EssayAnnotation:
         """The essay as one :class:`~errtype.records.Annotation` over the present corrections
         (:attr:`present`): the original's tokens, each correction's tokens, edits at essay
         token offsets. ``boundary_edits=False`` (or False for a present correction) leaves out
-        the edits that only join or split sentences (:meth:`boundary_edit`)."""
+        the edits that only join or split sentences (:func:`boundary_edit`)."""
         keep = self._keep(boundary_edits)
         return self._unit(0, len(self.orig), {k: self._blocks(k, keep[k])
                                               for k in self.present}).annotation
@@ -443,13 +430,18 @@ class EssayAnnotation:
         return [annotation_block(u.annotation) for u in self.units(boundary_edits)]
 
 
-def _inner(sentences: Sequence[Sentence]) -> list[int]:
-    """The token offsets of the boundaries between ``sentences`` (joined)."""
-    out, at = [], 0
-    for s in sentences[:-1]:
-        at += len(s)
-        out.append(at)
-    return out
+def boundary_edit(edit: Edit) -> bool:
+    """Whether ``edit`` only joins or splits sentences: it changes nothing but punctuation and
+    letter case, and one side has more sentence-final punctuation tokens (``. ! ? …``,
+    ``。！？``) than the other (``. Then`` -> ``, then``; ``, then`` -> ``. Then``; not
+    ``.`` -> ``!``)."""
+    if _words(edit.o_str) != _words(edit.c_str):
+        return False
+    return _finals(edit.o_str) != _finals(edit.c_str)
+
+
+def _finals(text: str) -> int:
+    return sum(1 for t in text.split() if set(t) <= _FINAL)
 
 
 def _words(text: str) -> list[str]:
