@@ -40,7 +40,8 @@ def parse_texts(annotator: Any, texts: Sequence[str], corrections: bool = False,
         found = [None] * len(texts)
     todo = [k for k, f in enumerate(found) if f is None]
     if todo:
-        lines = [[line for line in texts[k].splitlines() if line.strip()] for k in todo]
+        lines = [[line.strip() for line in texts[k].splitlines() if line.strip()]
+                 for k in todo]
         flat = [line for ls in lines for line in ls]
         segment = None if tag else getattr(parser, "segment", None)
         parsed = iter([segment(line, True) for line in flat] if segment is not None
