@@ -2,8 +2,8 @@
 
 Each parser splits as it can: UDPipe with its model's tokenizer
 (:meth:`errtype.parse.udpipe.UDPipeParser.parse_text`), spaCy where its pipeline sets sentence
-boundaries (a parser, senter or sentencizer: ``doc.sents``,
-:meth:`errtype.parse.spacy.SpacyParser.parse_texts`). Any other parser (the segmenters of
+boundaries (a parser, senter or sentencizer: ``doc.sents``) and where the rule below does
+(:meth:`errtype.parse.spacy.SpacyParser.parse_texts`). Any other parser (the segmenters of
 languages written without spaces, MeCab, a spaCy pipeline without boundaries) tokenises each
 line, which is then cut by errtype's one rule on tokens,
 :func:`errtype.document.sentence_starts` (after ``. ! ? …`` and ``。！？`` unless a lower-case
