@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from errtype.m2 import M2Block, M2Edit, read_m2
+from errtype.score.common import sentence_scores
 from errtype.score.edits.imeasure import align3, counts, gold_xml, i_measure, imeasure, wacc
 from errtype.score.registry import ScoreInput, get_metric
 
@@ -76,7 +77,7 @@ def test_official_readme_example() -> None:
             ["This machine is designed to help people ."]]
     res = imeasure([src], refs, ["This machines are designed to help people ."])
     row = res.sentences[0]
-    assert (row["tp"], row["tn"], row["fp"], row["fn"], row["fpn"]) == (1, 5, 1, 1, 0)
+    assert row["counts"] == {"tp": 1, "tn": 5, "fp": 1, "fn": 1, "fpn": 0}
     assert row["reference"] == 1
     assert row["wacc"] == pytest.approx(0.7) and row["wacc_base"] == pytest.approx(0.75)
     assert res.corpus["i"] == pytest.approx(0.7 / 0.75 - 1)
@@ -92,7 +93,9 @@ def test_corpus_sums_the_chosen_references() -> None:
     assert res.corpus["wacc"] == pytest.approx((2 + 3) / (2 * 2 + 3))
     assert res.corpus["wacc_base"] == pytest.approx(4 / 5)
     assert res.corpus["i"] == pytest.approx(5 / 7 / 0.8 - 1)
-    assert [r["i"] for r in res.sentences] == pytest.approx([1.0, -2 / 3])
+    assert [r["score"] for r in res.sentences] == pytest.approx([1.0, -2 / 3])
+    # what --sent, bootstraps and meta-evaluation read as a sentence's score: its I
+    assert sentence_scores(res) == pytest.approx([1.0, -2 / 3])
 
 
 def test_registry_reads_m2_annotators_and_empty_references() -> None:
@@ -111,7 +114,7 @@ def test_registry_reads_m2_annotators_and_empty_references() -> None:
 
 def test_perfect_system_gets_the_maximum() -> None:
     res = imeasure(["a b c", "d e", "f"], [["a x c", "d e", "g h"]], ["a x c", "d e", "g h"])
-    assert res.corpus["i"] == 1.0 and all(r["i"] == 1.0 for r in res.sentences)
+    assert res.corpus["i"] == 1.0 and all(r["score"] == 1.0 for r in res.sentences)
 
 
 # --- the official scorer side by side ---------------------------------------------------------
@@ -151,8 +154,8 @@ def _compare(tmp: Path, blocks: list[M2Block], hyps: list[str]) -> None:
     assert len(rows) == len(blocks)
     for s in res.sentences:
         theirs = rows[s["id"]]
-        assert [s[k] for k in keys] == [int(x) for x in theirs[:5]], s["id"]
-        assert f"{100 * s['i']:.2f}" == theirs[12], s["id"]
+        assert [s["counts"][k] for k in keys] == [int(x) for x in theirs[:5]], s["id"]
+        assert f"{100 * s['score']:.2f}" == theirs[12], s["id"]
     assert [res.counts[k] for k in keys] == [int(x) for x in overall[:5]]
     assert f"{100 * res.corpus['i']:.2f}" == overall[12]
     assert f"{100 * res.corpus['wacc']:.2f}" == overall[10]

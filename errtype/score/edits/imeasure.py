@@ -255,9 +255,10 @@ def imeasure(sources: Sequence[str], references: Sequence[Sequence[str]],
         _, k, c, b = best
         _add(total, c)
         _add(base, b)
-        rows.append({"id": i, "i": _scores(c, b, w)["i"], "wacc": wacc(c, w),
+        # the counts are kept apart: a sentence's tp/fp/fn would read as an F-based metric's
+        rows.append({"id": i, "score": _scores(c, b, w)["i"], "wacc": wacc(c, w),
                      "wacc_base": wacc(b, w), "reference": k,
-                     **{x: c[x] for x in KEYS}})
+                     "counts": {x: c[x] for x in KEYS}})
     corpus = _scores(total, base, w)
     return ScoreResult(metric=name, corpus=corpus,
                        signature=signature(name, {"w": float(w), "align": "sp-exact3",

@@ -50,7 +50,7 @@ def chrf(hypotheses: Sequence[str], references: Sequence[Sequence[str]], *,
     if sentence_level:
         for i, hyp in enumerate(hypotheses):
             s = scorer.sentence_score(hyp, [r[i] for r in refs])
-            rows.append({"id": i, "chrf": s.score / 100})
+            rows.append({"id": i, "score": s.score / 100})
     settings = {"nc": char_order, "nw": word_order, "beta": float(beta),
                 "case": "lc" if lowercase else "mixed", "space": "yes" if whitespace else "no",
                 "refs": len(references),
