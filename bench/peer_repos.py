@@ -9,7 +9,11 @@ peer       environment variable  clone                                          
 =========  ====================  =============================================  ==========
 cherrant   ``ERRTYPE_CHERRANT``  https://github.com/HillZhang1999/MuCGEC       3922193
 gector     ``ERRTYPE_GECTOR``    https://github.com/grammarly/gector            3d41d28
+imeasure   ``ERRTYPE_IMEASURE``  https://github.com/mfelice/imeasure            fc79fdf
 =========  ====================  =============================================  ==========
+
+The I-measure's scorer is Python 2.7 code needing numpy: ``ERRTYPE_IMEASURE_PYTHON`` names that
+interpreter (default ``python2``).
 
 UD treebanks (``bench/lexicon_health.py``) are a folder of clones named by
 ``ERRTYPE_UD_TREEBANKS`` (:func:`ud_clone` gives the command for one treebank).
@@ -94,6 +98,8 @@ PEERS: dict[str, PeerRepo] = {
                          "scorers/ChERRANT/compare_m2_for_evaluation.py"),
     "gector": PeerRepo("GECToR", "ERRTYPE_GECTOR", "https://github.com/grammarly/gector",
                        "3d41d2841512d2690cffce1b5ac6795fe9a0a5dd", "utils/preprocess_data.py"),
+    "imeasure": PeerRepo("I-measure", "ERRTYPE_IMEASURE", "https://github.com/mfelice/imeasure",
+                         "fc79fdfd36d338299274b8a357c3cd09cc19d8a5", "ieval.py"),
 }
 
 def bench_checkout(key: str, given: str | os.PathLike[str] | None = None) -> Path:

@@ -16,11 +16,10 @@ from errtype.score.common import sentence_scores
 from errtype.score.edits.imeasure import align3, counts, gold_xml, i_measure, imeasure, wacc
 from errtype.score.registry import ScoreInput, get_metric
 
-from .conftest import shared_path
+from .conftest import peer_repo, shared_path
 
-PEER_REASON = ("set ERRTYPE_IMEASURE to a checkout of the official scorer (git clone "
-               "https://github.com/mfelice/imeasure) and ERRTYPE_IMEASURE_PYTHON to a Python 2.7 "
-               "with numpy (default python2)")
+PY2_REASON = ("ERRTYPE_IMEASURE_PYTHON must name a Python 2.7 with numpy for the official "
+              "I-measure scorer (default python2; e.g. pip2 install numpy==1.16.6)")
 
 
 def test_alignment_columns_and_tie_break() -> None:
@@ -120,11 +119,11 @@ def test_perfect_system_gets_the_maximum() -> None:
 # --- the official scorer side by side ---------------------------------------------------------
 
 def _official() -> tuple[str, Path]:
-    checkout = os.environ.get("ERRTYPE_IMEASURE")
+    checkout = peer_repo("imeasure")  # skipped with the git clone command when not named
     python = os.environ.get("ERRTYPE_IMEASURE_PYTHON", "python2")
-    if not checkout or not (Path(checkout) / "ieval.py").is_file() or not shutil.which(python):
-        pytest.skip(PEER_REASON)
-    return python, Path(checkout)
+    if not shutil.which(python):
+        pytest.skip(PY2_REASON)
+    return python, checkout
 
 
 def _run_official(tmp: Path, blocks: list[M2Block], hyps: list[str]
