@@ -9,7 +9,11 @@ peer       environment variable  clone                                          
 =========  ====================  =============================================  ==========
 cherrant   ``ERRTYPE_CHERRANT``  https://github.com/HillZhang1999/MuCGEC       3922193
 gector     ``ERRTYPE_GECTOR``    https://github.com/grammarly/gector            3d41d28
+imeasure   ``ERRTYPE_IMEASURE``  https://github.com/mfelice/imeasure            fc79fdf
 =========  ====================  =============================================  ==========
+
+The I-measure's scorer is Python 2.7 code needing numpy: ``ERRTYPE_IMEASURE_PYTHON`` names that
+interpreter (default ``python2``).
 
 UD treebanks (``bench/lexicon_health.py``) are a folder of clones named by
 ``ERRTYPE_UD_TREEBANKS`` (:func:`ud_clone` gives the command for one treebank).
@@ -100,6 +104,8 @@ PEERS: dict[str, PeerRepo] = {
                                "https://github.com/harisont/text-level-gec-evaluation",
                                "ff8606cf0e7ec745b96815f42a69dea07277a69b",
                                "annotator/annotator.py"),
+    "imeasure": PeerRepo("I-measure", "ERRTYPE_IMEASURE", "https://github.com/mfelice/imeasure",
+                         "fc79fdfd36d338299274b8a357c3cd09cc19d8a5", "ieval.py"),
 }
 
 def bench_checkout(key: str, given: str | os.PathLike[str] | None = None) -> Path:
