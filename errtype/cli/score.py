@@ -33,6 +33,7 @@ from .common import (
     add_backend_options,
     add_edit_gold_options,
     add_output_option,
+    add_realign_option,
     add_unit_option,
     backend_options,
     edit_gold,
@@ -107,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the same metrics: model weights in float32 (default: the reference "
                         "scores) or bfloat16/float16 (faster on a GPU)")
     add_unit_option(g)
+    add_realign_option(g)
     c = p.add_argument_group("errant and cherrant (errant_compare's and ChERRANT's options)")
     c.add_argument("--cat", type=int, choices=[1, 2, 3], default=None,
                    help="per-type scores: 1 operation (M, R, S, W / M, R, U), 2 the type without "
@@ -499,7 +501,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             suite = load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
                                lang=args.lang, annotator=annotator, unit=args.unit,
-                               same_source=any(i.same_source for i in infos), language=language)
+                               same_source=any(i.same_source for i in infos), language=language,
+                               realign=args.realign)
         seconds: dict[str, float] = {}
         rows = aggregate_rows(score_systems(metrics, suite, seconds), args.aggregation)
         if args.compat == "multigec":
