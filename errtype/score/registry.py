@@ -101,10 +101,10 @@ class Metric(Protocol):
     standard M2), ``same_source`` (False for a metric that pairs hypothesis and gold blocks by
     position whatever their sources, as ChERRANT does: a suite then notes a differing source
     instead of refusing it; default True), ``columns`` (the columns of ``errtype score --tsv``
-    when every metric asked for has the same; default the generic ``score p r f signature``)
+    when every metric asked for has the same; default the generic ``score p r f signature``),
     ``level`` (``sentence`` or ``corpus``, the default: what it scores of essays,
-    :mod:`errtype.score.essays`) and ``prepare(systems)``, which a metric whose definition depends on the set of systems
-    scored together (GoToScorer's difficulty weights) has;
+    :mod:`errtype.score.essays`) and ``prepare(systems)``, which a metric whose definition
+    depends on the set of systems scored together (GoToScorer's difficulty weights) has;
     :func:`errtype.score.suite.score_systems` calls it before scoring.
     """
 
