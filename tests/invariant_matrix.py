@@ -328,8 +328,8 @@ def _form_essays(ws: Workspace) -> Inputs:
     def md(system: str, order: int = 1) -> Path:
         rows = ws.plain[system]
         essays = [("a", rows[:2]), ("b", rows[2:])][::order]
-        return ws.write(f"essays-{system}{order}.md", "".join(f"### essay_id = {i}\n" + "\n".join(t) + "\n\n"
-                                                for i, t in essays))
+        return ws.write(f"essays-{system}{order}.md", "".join(
+            f"### essay_id = {i}\n" + "\n".join(t) + "\n\n" for i, t in essays))
 
     return Inputs(ws.gold(), {s: md(s, -1) for s in SYSTEMS}, ["--src", str(md("source"))],
                   ref=md("gold"))
@@ -355,7 +355,8 @@ FORMS: dict[str, Form] = {
                                   lang.opt("granularity") is None, same_as="unit-char"),
     "jobs-2": Form(_form_jobs2, slow=True),
     # realigned units and essays: scored on units of their own (no form to equal)
-    "essays-md": Form(_form_essays, lambda lang: not lang.unit, same_as=None),
+    "essays-md": Form(_form_essays, lambda lang: "--unit" not in lang.score_options,
+                      same_as=None),
     # (essays are scored in tokens: not where the language variant scores characters)
 }
 

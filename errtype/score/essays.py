@@ -27,15 +27,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
+from ..edit import Edit
 from ..errors import InputError
 from ..essay.multigec import hypothesis_text, is_multigec, read_parallel_essays
+from ..essay.realign import EssayAnnotation, boundary_edit
 from ..m2 import M2Block, annotation_block
 from ..records import Annotation
 from .extract import apply_edits
 
-__all__ = ["ESSAY_VIEWS", "is_essay_input", "load_essay_suite"]
+__all__ = ["ESSAY_VIEWS", "is_essay_input", "load_essay_suite", "without_joins"]
 
 PathLike = str | os.PathLike[str]
 
@@ -51,6 +54,22 @@ def is_essay_input(src: PathLike | None, ref: Sequence[PathLike] = ()) -> bool:
         return is_multigec(src)
     except OSError:
         return False
+
+
+def without_joins(ea: EssayAnnotation) -> EssayAnnotation:
+    """``ea`` less the edits that join or split sentences: the edits of
+    :func:`~errtype.essay.realign.boundary_edit` in a group whose two sides have different
+    numbers of sentences (an n-1 or 1-n group; in a 1-1 group such an edit, a final ``.``
+    added, is a correction of its own)."""
+    edits: list[list[list[Edit]] | None] = []
+    for groups, per_group in zip(ea.groups, ea.group_edits, strict=True):
+        if groups is None or per_group is None:
+            edits.append(per_group)
+            continue
+        edits.append([es if g.o_end - g.o_start == g.c_end - g.c_start
+                      else [e for e in es if not boundary_edit(e)]
+                      for g, es in zip(groups, per_group, strict=True)])
+    return replace(ea, group_edits=edits, _joined={})
 
 
 def _blocks(ann: Annotation, picks: list[int]) -> M2Block:
@@ -97,6 +116,8 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
     u_txt: dict[str, list[str]] = {n: [] for n in names}
     missing_refs = 0
     for essay, ea in zip(essays, annotate_essays(ann, items, realign), strict=True):
+        if not keep:
+            ea = without_joins(ea)
         present = ea.present  # every system is present ("!" when missing)
         pos = {k: i for i, k in enumerate(present)}
         refs = [pos[k] for k in range(n_ref) if k in pos]
@@ -104,14 +125,14 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
         syst = [pos[n_ref + j] for j in range(len(names))]
         if ea.error is not None:
             raise InputError(f"essay {essay.id!r}: {ea.error}", path=str(src))
-        whole = ea.annotation(keep)
+        whole = ea.annotation()
         e_src.append(whole.orig.text)
         e_gold.append(_blocks(whole, refs))
         for name, i in zip(names, syst, strict=True):
             block, text = _hyp(whole, i, keep)
             e_hyp[name].append(block)
             e_txt[name].append(text)
-        for unit in ea.units(keep):
+        for unit in ea.units():
             a = unit.annotation
             u_src.append(a.orig.text)
             u_gold.append(_blocks(a, refs))
@@ -125,8 +146,8 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
     how = ("realigned sentence by sentence (errtype.essay.realign)" if realign
            else "each aligned whole (--no-realign)")
     if not keep:
-        how += ("; edits that only join or split sentences (errtype.essay.realign."
-                "boundary_edit) are left out of the gold and the systems")
+        how += ("; edits that only join or split sentences are left out of the gold and the "
+                "systems")
     notes = [f"{len(essays)} MultiGEC essays ({len(u_src)} sentence units), every reference and "
              f"system {how}; sentence-level metrics score the units, corpus metrics the essays "
              f"(docs/essays.md)"]
