@@ -26,6 +26,7 @@ sentence and every view has one line per essay (the behaviour before realignment
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -42,6 +43,8 @@ __all__ = ["ESSAY_VIEWS", "is_essay_input", "load_essay_suite", "without_joins"]
 
 PathLike = str | os.PathLike[str]
 
+_PUNCT = re.compile(r"[^\w\s]+")
+
 #: signature value of each view (``essays:...`` is added to the metric's signature)
 ESSAY_VIEWS = {"units": "realigned-units", "essays": "realigned-essays", "whole": "whole-essays"}
 
@@ -57,19 +60,53 @@ def is_essay_input(src: PathLike | None, ref: Sequence[PathLike] = ()) -> bool:
 
 
 def without_joins(ea: EssayAnnotation) -> EssayAnnotation:
-    """``ea`` less the edits that join or split sentences: the edits of
-    :func:`~errtype.essay.realign.boundary_edit` in a group whose two sides have different
-    numbers of sentences (an n-1 or 1-n group; in a 1-1 group such an edit, a final ``.``
-    added, is a correction of its own)."""
+    """``ea`` less the edits that join or split sentences: those that change only punctuation
+    and letter case (the same words, lower-cased) and either touch a sentence boundary inside
+    their group on one side only (``word Word`` -> ``word , word``; ``..`` -> ``.. ,``), or, not
+    at the group's end, change the number of sentence-final marks
+    (:func:`~errtype.essay.realign.boundary_edit`: ``. He`` -> ``, he`` where the segmenter did
+    not cut). A final ``.`` added at the end of a sentence stays a correction."""
     edits: list[list[list[Edit]] | None] = []
-    for groups, per_group in zip(ea.groups, ea.group_edits, strict=True):
-        if groups is None or per_group is None:
+    for cors, groups, per_group in zip(ea.cors, ea.groups, ea.group_edits, strict=True):
+        if cors is None or groups is None or per_group is None:
             edits.append(per_group)
             continue
-        edits.append([es if g.o_end - g.o_start == g.c_end - g.c_start
-                      else [e for e in es if not boundary_edit(e)]
-                      for g, es in zip(groups, per_group, strict=True)])
+        kept = []
+        for g, es in zip(groups, per_group, strict=True):
+            if not es:
+                kept.append(es)
+                continue
+            o_cuts, o_len = _cuts(ea.orig[g.o_start:g.o_end])
+            c_cuts, c_len = _cuts(cors[g.c_start:g.c_end])
+            kept.append([e for e in es if not _joins(e, o_cuts, c_cuts, o_len, c_len)])
+        edits.append(kept)
     return replace(ea, group_edits=edits, _joined={})
+
+
+def _cuts(sents: Sequence[Any]) -> tuple[set[int], int]:
+    """The token offsets of the sentence boundaries inside ``sents``, and their length."""
+    cuts, at = set(), 0
+    for sent in sents:
+        at += len(sent)
+        cuts.add(at)
+    cuts.discard(at)
+    return cuts, at
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in (_PUNCT.sub("", t).lower() for t in text.split()) if w]
+
+
+def _joins(edit: Edit, o_cuts: set[int], c_cuts: set[int], o_len: int, c_len: int) -> bool:
+    """Whether ``edit`` only joins or splits sentences (see :func:`without_joins`)."""
+    if edit.o_start < 0 or _words(edit.o_str) != _words(edit.c_str):
+        return False
+    on_o = any(edit.o_start <= cut <= edit.o_end for cut in o_cuts)
+    on_c = any(edit.c_start <= cut <= edit.c_end for cut in c_cuts)
+    if on_o != on_c:
+        return True
+    at_end = edit.o_end == o_len and edit.c_end == c_len
+    return not at_end and boundary_edit(edit)
 
 
 def _blocks(ann: Annotation, picks: list[int]) -> M2Block:
