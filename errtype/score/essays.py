@@ -44,6 +44,7 @@ __all__ = ["ESSAY_VIEWS", "is_essay_input", "load_essay_suite", "without_joins"]
 PathLike = str | os.PathLike[str]
 
 _PUNCT = re.compile(r"[^\w\s]+")
+_FINAL = frozenset(".!?…。！？")
 
 #: signature value of each view (``essays:...`` is added to the metric's signature)
 ESSAY_VIEWS = {"units": "realigned-units", "essays": "realigned-essays", "whole": "whole-essays"}
@@ -60,12 +61,8 @@ def is_essay_input(src: PathLike | None, ref: Sequence[PathLike] = ()) -> bool:
 
 
 def without_joins(ea: EssayAnnotation) -> EssayAnnotation:
-    """``ea`` less the edits that join or split sentences: those that change only punctuation
-    and letter case (the same words, lower-cased) and either touch a sentence boundary inside
-    their group on one side only (``word Word`` -> ``word , word``; ``..`` -> ``.. ,``), or, not
-    at the group's end, change the number of sentence-final marks
-    (:func:`~errtype.essay.realign.boundary_edit`: ``. He`` -> ``, he`` where the segmenter did
-    not cut). A final ``.`` added at the end of a sentence stays a correction."""
+    """``ea`` with the joins and splits of sentences undone in its edits (:func:`_unjoin`): a
+    system that merges or splits sentences keeps the edits it would make unmerged."""
     edits: list[list[list[Edit]] | None] = []
     for cors, groups, per_group in zip(ea.cors, ea.groups, ea.group_edits, strict=True):
         if cors is None or groups is None or per_group is None:
@@ -78,7 +75,11 @@ def without_joins(ea: EssayAnnotation) -> EssayAnnotation:
                 continue
             o_cuts, o_len = _cuts(ea.orig[g.o_start:g.o_end])
             c_cuts, c_len = _cuts(cors[g.c_start:g.c_end])
-            kept.append([e for e in es if not _joins(e, o_cuts, c_cuts, o_len, c_len)])
+            o_tok = [t for sent in ea.orig[g.o_start:g.o_end] for t in sent.texts]
+            c_tok = [t for sent in cors[g.c_start:g.c_end] for t in sent.texts]
+            norm = [_tokens(e, o_tok, c_tok) for e in es]
+            done = [u for e in norm if (u := _unjoin(e, o_cuts, c_cuts, o_len, c_len))]
+            kept.append(done)
         edits.append(kept)
     return replace(ea, group_edits=edits, _joined={})
 
@@ -93,30 +94,98 @@ def _cuts(sents: Sequence[Any]) -> tuple[set[int], int]:
     return cuts, at
 
 
-def _words(text: str) -> list[str]:
-    return [w for w in (_PUNCT.sub("", t).lower() for t in text.split()) if w]
+def _tokens(e: Edit, o_tok: list[str], c_tok: list[str]) -> Edit:
+    """``e`` with its two strings the tokens of its spans joined by spaces (the blocks of
+    :func:`without_joins` are written from them: ``annotation_block(source_text=True)``)."""
+    if e.o_start < 0:
+        return e
+    return Edit(e.o_start, e.o_end, e.c_start, e.c_end, " ".join(o_tok[e.o_start:e.o_end]),
+                " ".join(c_tok[e.c_start:e.c_end]), e.type)
 
 
-def _joins(edit: Edit, o_cuts: set[int], c_cuts: set[int], o_len: int, c_len: int) -> bool:
-    """Whether ``edit`` only joins or splits sentences (see :func:`without_joins`)."""
-    if edit.o_start < 0 or _words(edit.o_str) != _words(edit.c_str):
-        return False
-    on_o = any(edit.o_start <= cut <= edit.o_end for cut in o_cuts)
-    on_c = any(edit.c_start <= cut <= edit.c_end for cut in c_cuts)
-    if on_o != on_c:
-        return True
-    at_end = edit.o_end == o_len and edit.c_end == c_len
-    return not at_end and boundary_edit(edit)
+def _words(tokens: Sequence[str]) -> list[str]:
+    return [w for w in (_PUNCT.sub("", t).lower() for t in tokens) if w]
 
 
-def _blocks(ann: Annotation, picks: list[int]) -> M2Block:
-    return annotation_block(ann, picks)
+def _unjoin(edit: Edit, o_cuts: set[int], c_cuts: set[int], o_len: int, c_len: int
+            ) -> Edit | None:
+    """``edit`` without what joins or splits sentences (None: nothing else is left).
+
+    * An edit that changes only punctuation and letter case (the same words, lower-cased) is a
+      join or split when it touches a sentence boundary inside its group on one side only
+      (``word Word`` -> ``word , word``; ``..`` -> ``.. ,``), or, away from the group's end,
+      changes the number of sentence-final marks (:func:`~errtype.essay.realign.boundary_edit`:
+      ``. He`` -> ``, he`` where the segmenter did not cut). A final ``.`` added at the end of a
+      sentence stays a correction.
+    * Any other edit that touches a boundary of the original which the correction joined gets
+      the original's sentence-final mark and capital back at it (``. Musime`` -> ``, musíme``
+      becomes ``Musime`` -> ``Musíme``), so the rest of it is scored as unmerged.
+    """
+    if edit.o_start < 0:
+        return edit
+    o_toks, c_toks = edit.o_str.split(), edit.c_str.split()
+    on_o = [c for c in o_cuts if edit.o_start <= c <= edit.o_end]
+    on_c = any(edit.c_start <= c <= edit.c_end for c in c_cuts)
+    if _words(o_toks) == _words(c_toks):
+        if bool(on_o) != on_c:
+            return None
+        at_end = edit.o_end == o_len and edit.c_end == c_len
+        return None if not at_end and boundary_edit(edit) else edit
+    if not on_o or on_c:
+        return edit
+    fixed = list(c_toks)
+    for cut in sorted(on_o, reverse=True):
+        fixed = _restore(o_toks, fixed, cut - edit.o_start)
+    if fixed == o_toks:
+        return None
+    head = 0
+    while head < min(len(o_toks), len(fixed)) and o_toks[head] == fixed[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(o_toks), len(fixed)) - head
+           and o_toks[-1 - tail] == fixed[-1 - tail]):
+        tail += 1
+    o_new, c_new = o_toks[head:len(o_toks) - tail], fixed[head:len(fixed) - tail]
+    return Edit(edit.o_start + head, edit.o_end - tail, edit.c_start + head,
+                edit.c_start + head + len(c_new), " ".join(o_new), " ".join(c_new), edit.type)
+
+
+def _restore(o_toks: list[str], c_toks: list[str], i: int) -> list[str]:
+    """``c_toks`` with the boundary of ``o_toks`` before token ``i`` put back: the first word
+    at or after it capitalised as the original's was, and the original's final mark (or
+    nothing) in place of the punctuation the correction put before that word (at the edit's
+    end: after its last word)."""
+    final = o_toks[i - 1] if 0 < i <= len(o_toks) and set(o_toks[i - 1]) <= _FINAL else None
+    if i >= len(o_toks):
+        j = len(c_toks)
+        out = list(c_toks)
+    else:
+        if not o_toks[i][:1].isupper():
+            return c_toks
+        found = next((k for k in range(max(i - 1, 0), len(c_toks)) if _words([c_toks[k]])),
+                     None)
+        if found is None or not c_toks[found][:1].islower():
+            return c_toks
+        j = found
+        out = [*c_toks[:j], c_toks[j][:1].upper() + c_toks[j][1:], *c_toks[j + 1:]]
+    k = j
+    while k > 0 and not _words([out[k - 1]]) and not set(out[k - 1]) <= _FINAL:
+        k -= 1  # the joining punctuation before the word (",", ";")
+    if k > 0 and set(out[k - 1]) <= _FINAL:
+        return out  # the correction keeps a final mark there
+    return [*out[:k], *([final] if final else []), *out[j:]]
+
+
+def _blocks(ann: Annotation, picks: list[int], joins: bool) -> M2Block:
+    """The M2 block of corrections ``picks``; without ``joins`` (:func:`without_joins`), the
+    edits' own strings are the corrections."""
+    return annotation_block(ann, picks, source_text=not joins)
 
 
 def _hyp(ann: Annotation, i: int, boundary_edits: bool) -> tuple[M2Block, str]:
     """Correction ``i``'s block, and its text: as written, or (without ``boundary_edits``) the
     original with the correction's other edits applied, so a merge or split is not seen."""
-    block = annotation_block(ann, [i])
+    block = _blocks(ann, [i], boundary_edits)
     if boundary_edits:
         return block, ann.cors[i].text
     return block, apply_edits(block.tokens, block.edits_by_annotator().get(0, []))
@@ -164,7 +233,7 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
             raise InputError(f"essay {essay.id!r}: {ea.error}", path=str(src))
         whole = ea.annotation()
         e_src.append(whole.orig.text)
-        e_gold.append(_blocks(whole, refs))
+        e_gold.append(_blocks(whole, refs, keep))
         for name, i in zip(names, syst, strict=True):
             block, text = _hyp(whole, i, keep)
             e_hyp[name].append(block)
@@ -172,7 +241,7 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
         for unit in ea.units():
             a = unit.annotation
             u_src.append(a.orig.text)
-            u_gold.append(_blocks(a, refs))
+            u_gold.append(_blocks(a, refs, keep))
             for name, i in zip(names, syst, strict=True):
                 block, text = _hyp(a, i, keep)
                 u_hyp[name].append(block)
