@@ -59,16 +59,25 @@ def score(lang: str, folder: Path, ann: object, way: str) -> dict[tuple[str, str
     return {(r.system, r.metric): r.result.corpus for r in rows}
 
 
+def _main(c: dict) -> str | None:
+    """The score of a metric without P/R/F (gleu, green), None for P/R/F."""
+    f = next((k for k in c if k.startswith("f")), None)
+    if "p" in c and "r" in c and f is not None:
+        return None
+    return next((k for k in ("gleu", "green") if k in c), next(iter(c)))
+
+
 def _cell(c: dict) -> str:
-    if "p" in c:
+    key = _main(c)
+    if key is None:
         f = next(k for k in c if k.startswith("f"))
         return f"{100 * c['p']:.1f}/{100 * c['r']:.1f}/{100 * c[f]:.1f}"
-    key = next(iter(c))
     return f"{100 * c[key]:.1f}"
 
 
 def _move(a: dict, b: dict) -> float:
-    keys = ("p", "r") if "p" in a else (next(iter(a)),)
+    key = _main(a)
+    keys = ("p", "r") if key is None else (key,)
     return max(abs(a[k] - b[k]) for k in keys) * 100
 
 

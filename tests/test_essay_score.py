@@ -198,3 +198,16 @@ def test_merged_pseudo_system_on_shared_essays(essay_set: tuple[str, Path, Path]
             moved[realign] = max(abs(a["p"] - b["p"]), abs(a["r"] - b["r"]))
         assert moved[True] <= 0.015, (m, lang, moved)
         assert moved[False] > 3 * moved[True], (m, lang, moved)
+
+
+def test_report_reads_markdown_essays(files: dict[str, Path], tmp_path: Path, capsys) -> None:
+    from errtype.cli.report import main
+
+    for extra in ([], ["--no-realign"]):
+        out = tmp_path / f"report{len(extra)}.html"
+        assert main(["--src", str(files["orig"]), "--ref", str(files["ref"]), "--hyp",
+                     f"hyp={files['hyp']}", "-o", str(out), *extra]) == 0
+        assert out.stat().st_size > 0
+        err = capsys.readouterr().err
+        assert "3 MultiGEC essays" in err
+        assert ("--no-realign" in err) == bool(extra)
