@@ -52,9 +52,10 @@ def score(lang: str, folder: Path, ann: object, way: str) -> dict[tuple[str, str
                            [d / "ref1.txt", d / "ref2.txt"], d / "orig.txt", lang=lang,
                            annotator=lambda: ann)
     else:
-        suite = load_suite([(s, folder / f"{s}.md") for s in systems],
-                           [folder / "ref1.md", folder / "ref2.md"], folder / "orig.md",
+        refs = [r for r in (folder / "ref1.md", folder / "ref2.md") if r.read_text("utf-8").strip()]
+        suite = load_suite([(s, folder / f"{s}.md") for s in systems], refs, folder / "orig.md",
                            lang=lang, annotator=lambda: ann, realign=way == "realigned")
+        # (a ref2.md without essays, Estonian's: no essay has a second reference)
     rows = score_systems([(m, get_metric(m)) for m in METRICS], suite)
     return {(r.system, r.metric): r.result.corpus for r in rows}
 

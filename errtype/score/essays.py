@@ -29,6 +29,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from ..edit import Edit
@@ -203,8 +204,10 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
 
     for path in [*ref, *(p for _, p in systems)]:
         if not is_multigec(path):
-            raise InputError("the source is MultiGEC Markdown essays, so every reference and "
-                             "system must be too", path=str(path))
+            why = ("has no essay" if not Path(path).read_text("utf-8", "replace").strip()
+                   else "is not MultiGEC Markdown")
+            raise InputError(f"the source is MultiGEC Markdown essays, so every reference and "
+                             f"system must be too, but this file {why}", path=str(path))
     names = [n for n, _ in systems]
     essays = read_parallel_essays(src, [*ref, *(p for _, p in systems)])
     n_ref = len(ref)
