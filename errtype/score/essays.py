@@ -63,7 +63,9 @@ def is_essay_input(src: PathLike | None, ref: Sequence[PathLike] = ()) -> bool:
 
 def without_joins(ea: EssayAnnotation) -> EssayAnnotation:
     """``ea`` with the joins and splits of sentences undone in its edits (:func:`_unjoin`): a
-    system that merges or splits sentences keeps the edits it would make unmerged."""
+    system that merges or splits sentences keeps the edits it would make unmerged. Sentence
+    boundaries are the segmenter's and those after a final mark before a capital
+    (:func:`_mark_cuts`)."""
     edits: list[list[list[Edit]] | None] = []
     for cors, groups, per_group in zip(ea.cors, ea.groups, ea.group_edits, strict=True):
         if cors is None or groups is None or per_group is None:
@@ -78,6 +80,8 @@ def without_joins(ea: EssayAnnotation) -> EssayAnnotation:
             c_cuts, c_len = _cuts(cors[g.c_start:g.c_end])
             o_tok = [t for sent in ea.orig[g.o_start:g.o_end] for t in sent.texts]
             c_tok = [t for sent in cors[g.c_start:g.c_end] for t in sent.texts]
+            o_cuts |= _mark_cuts(o_tok)
+            c_cuts |= _mark_cuts(c_tok)
             norm = [_tokens(e, o_tok, c_tok) for e in es]
             done = [u for e in norm if (u := _unjoin(e, o_cuts, c_cuts, o_len, c_len))]
             kept.append(done)
@@ -93,6 +97,12 @@ def _cuts(sents: Sequence[Any]) -> tuple[set[int], int]:
         cuts.add(at)
     cuts.discard(at)
     return cuts, at
+
+
+def _mark_cuts(tokens: list[str]) -> set[int]:
+    """Boundaries a segmenter may have missed: after a final mark, before a capital."""
+    return {i for i in range(1, len(tokens))
+            if set(tokens[i - 1]) <= _FINAL and tokens[i][:1].isupper()}
 
 
 def _tokens(e: Edit, o_tok: list[str], c_tok: list[str]) -> Edit:
