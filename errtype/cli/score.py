@@ -388,19 +388,20 @@ def _attribute(metrics: Sequence[tuple[str, Any]], suite: Any, args: argparse.Na
     the edits those the edit-based metrics score (the systems' M2 or the annotator's)."""
     from ..score.attribution import MAX_EXACT, SAMPLES, attribute_corpus
     from ..score.common import with_setting
-    from ..score.registry import metric_signature
+    from ..score.registry import describe, metric_signature
 
     max_exact = MAX_EXACT if args.max_exact is None else args.max_exact
     samples = SAMPLES if args.samples is None else args.samples
     seed = 0 if args.seed is None else args.seed
-    blocks = suite.hyp_blocks()
     out = {}
     for label, metric in metrics:
+        view = suite.view(describe(metric).level)  # essays: the units or the essays
+        blocks = view.hyp_blocks()
         sig = with_setting(metric_signature(metric), "attribution", args.attribution)
         if args.attribution == "shapley":
             for key, value in (("max_exact", max_exact), ("samples", samples), ("seed", seed)):
                 sig = with_setting(sig, key, value)
-        for data in suite.inputs(metric):
+        for data in view.inputs(metric):
             out[(data.name, label)] = (args.attribution, sig, attribute_corpus(
                 metric, data, blocks[data.name], method=args.attribution, max_exact=max_exact,
                 samples=samples, seed=seed, beta=args.beta if args.beta is not None else 0.5))
