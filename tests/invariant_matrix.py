@@ -237,6 +237,8 @@ class Inputs:
     gold: Path
     hyps: dict[str, Path]
     options: list[str] = field(default_factory=list)
+    #: what ``--ref`` reads when it is not the gold M2 (essays: the Markdown references)
+    ref: Path | None = None
 
 
 @dataclass
@@ -320,6 +322,19 @@ def _form_unit_char_unsegmented(ws: Workspace) -> Inputs:
     return Inputs(ws.gold(), ws.texts(segmented=False), ["--unit", "char"])
 
 
+def _form_essays(ws: Workspace) -> Inputs:
+    """MultiGEC Markdown essays (errtype.score.essays): the sentences as two essays, one
+    sentence a line, the systems' essays in the other order (matched by id)."""
+    def md(system: str, order: int = 1) -> Path:
+        rows = ws.plain[system]
+        essays = [("a", rows[:2]), ("b", rows[2:])][::order]
+        return ws.write(f"essays-{system}{order}.md", "".join(
+            f"### essay_id = {i}\n" + "\n".join(t) + "\n\n" for i, t in essays))
+
+    return Inputs(ws.gold(), {s: md(s, -1) for s in SYSTEMS}, ["--src", str(md("source"))],
+                  ref=md("gold"))
+
+
 def _form_jobs2(ws: Workspace) -> Inputs:
     return Inputs(ws.gold(jobs=2), ws.texts(segmented=True))
 
@@ -339,6 +354,10 @@ FORMS: dict[str, Form] = {
     "unit-char-unsegmented": Form(_form_unit_char_unsegmented, lambda lang: lang.unspaced and
                                   lang.opt("granularity") is None, same_as="unit-char"),
     "jobs-2": Form(_form_jobs2, slow=True),
+    # realigned units and essays: scored on units of their own (no form to equal)
+    "essays-md": Form(_form_essays, lambda lang: "--unit" not in lang.score_options,
+                      same_as=None),
+    # (essays are scored in tokens: not where the language variant scores characters)
 }
 
 
@@ -438,7 +457,7 @@ class Outcome:
 
 def score_argv(lang: Lang, inputs: Inputs, metrics: Sequence[str]) -> list[str]:
     """The ``errtype score`` command line of one run."""
-    return ["-m", *metrics, "--ref", str(inputs.gold),
+    return ["-m", *metrics, "--ref", str(inputs.ref or inputs.gold),
             "--hyp", *(f"{n}={p}" for n, p in inputs.hyps.items()),
             *lang.cli(), *lang.score_options, *inputs.options]
 

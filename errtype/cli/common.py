@@ -108,6 +108,15 @@ def add_unit_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -
                              "characters); default: token")
 
 
+def add_realign_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--no-realign``: MultiGEC Markdown essays aligned whole (:mod:`errtype.score.essays`)."""
+    parser.add_argument("--no-realign", dest="realign", action="store_false", default=True,
+                        help="MultiGEC Markdown essays (--src/--ref/--hyp .md, told by content): "
+                             "align each correction with the whole essay as one sentence and "
+                             "score whole essays as lines, instead of realigning sentence by "
+                             "sentence (docs/essays.md)")
+
+
 def positive_int(text: str) -> int:
     """An argparse type: an integer of at least 1."""
     n = int(text)

@@ -24,6 +24,7 @@ from ..textio import atomic_output
 from .common import (
     add_backend_options,
     add_edit_gold_options,
+    add_realign_option,
     add_unit_option,
     backend_options,
     edit_gold,
@@ -88,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(gec-metrics' attributors)")
     add_edit_gold_options(a)
     add_unit_option(p)
+    add_realign_option(p)
     p.add_argument("--no-maxmatch", action="store_true", help="skip MaxMatch")
     p.add_argument("--no-gleu", action="store_true", help="skip GLEU")
     p.add_argument("-q", "--quiet", action="store_true",
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
 
             annotator = load(args.lang, **opts)
         inp = load_input(args.ref, systems, src=args.src, lang=args.lang, annotator=annotator,
-                         unit=args.unit,
+                         unit=args.unit, realign=args.realign,
                          edit_gold=edit_gold(args))
         inp.notes = [n + gold_hint(n) for n in inp.notes]
         if from_file:

@@ -33,6 +33,7 @@ from .common import (
     add_backend_options,
     add_edit_gold_options,
     add_output_option,
+    add_realign_option,
     add_unit_option,
     backend_options,
     edit_gold,
@@ -107,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the same metrics: model weights in float32 (default: the reference "
                         "scores) or bfloat16/float16 (faster on a GPU)")
     add_unit_option(g)
+    add_realign_option(g)
     c = p.add_argument_group("errant and cherrant (errant_compare's and ChERRANT's options)")
     c.add_argument("--cat", type=int, choices=[1, 2, 3], default=None,
                    help="per-type scores: 1 operation (M, R, S, W / M, R, U), 2 the type without "
@@ -386,19 +388,20 @@ def _attribute(metrics: Sequence[tuple[str, Any]], suite: Any, args: argparse.Na
     the edits those the edit-based metrics score (the systems' M2 or the annotator's)."""
     from ..score.attribution import MAX_EXACT, SAMPLES, attribute_corpus
     from ..score.common import with_setting
-    from ..score.registry import metric_signature
+    from ..score.registry import describe, metric_signature
 
     max_exact = MAX_EXACT if args.max_exact is None else args.max_exact
     samples = SAMPLES if args.samples is None else args.samples
     seed = 0 if args.seed is None else args.seed
-    blocks = suite.hyp_blocks()
     out = {}
     for label, metric in metrics:
+        view = suite.view(describe(metric).level)  # essays: the units or the essays
+        blocks = view.hyp_blocks()
         sig = with_setting(metric_signature(metric), "attribution", args.attribution)
         if args.attribution == "shapley":
             for key, value in (("max_exact", max_exact), ("samples", samples), ("seed", seed)):
                 sig = with_setting(sig, key, value)
-        for data in suite.inputs(metric):
+        for data in view.inputs(metric):
             out[(data.name, label)] = (args.attribution, sig, attribute_corpus(
                 metric, data, blocks[data.name], method=args.attribution, max_exact=max_exact,
                 samples=samples, seed=seed, beta=args.beta if args.beta is not None else 0.5))
@@ -499,7 +502,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             suite = load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
                                lang=args.lang, annotator=annotator, unit=args.unit,
-                               same_source=any(i.same_source for i in infos), language=language)
+                               same_source=any(i.same_source for i in infos), language=language,
+                               realign=args.realign)
         seconds: dict[str, float] = {}
         rows = aggregate_rows(score_systems(metrics, suite, seconds), args.aggregation)
         if args.compat == "multigec":

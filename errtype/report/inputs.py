@@ -60,7 +60,8 @@ GOLD_TYPES = {"auto": "detect", "keep": "m2", "retype": "retype"}
 def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]], *,
                src: PathLike | None = None, lang: str = "en", annotator: Any = None,
                edit_gold: str = "detect", gold_types: str | None = None,
-               cache: bool = True, unit: str | None = None) -> ReportInput:
+               cache: bool = True, unit: str | None = None, realign: bool = True
+               ) -> ReportInput:
     """Read the gold (one M2 file, or ``src`` + parallel corrected texts) and the systems.
 
     Text systems (and parallel references) are annotated with ``annotator`` or
@@ -77,6 +78,8 @@ def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]],
     ``cache=False``. ``gold_types`` is the older spelling (``"auto"``, ``"keep"``,
     ``"retype"``).
     ``unit``: ``token`` or ``char`` (:func:`errtype.score.units.resolve_unit`).
+    MultiGEC Markdown inputs are essays (:mod:`errtype.score.essays`): the report's lines are
+    the essays, with their realigned edits (``realign=False``: each aligned whole).
     """
     if gold_types is not None:
         if gold_types not in GOLD_TYPES:
@@ -89,7 +92,7 @@ def load_input(ref: Sequence[PathLike], systems: Sequence[tuple[str, PathLike]],
         raise InputError("no reference given")
     suite = load_suite(systems, ref, src, lang=lang,
                        annotator=(lambda: annotator) if annotator is not None else None,
-                       unit=unit,
+                       unit=unit, realign=realign,
                        language=annotator.language if annotator is not None else None)
     gold = suite.gold()
     mode = suite.resolve_edit_gold(edit_gold) if suite.is_m2_gold else "m2"

@@ -101,9 +101,10 @@ class Metric(Protocol):
     standard M2), ``same_source`` (False for a metric that pairs hypothesis and gold blocks by
     position whatever their sources, as ChERRANT does: a suite then notes a differing source
     instead of refusing it; default True), ``columns`` (the columns of ``errtype score --tsv``
-    when every metric asked for has the same; default the generic ``score p r f signature``)
-    and ``prepare(systems)``, which a metric whose definition depends on the set of systems
-    scored together (GoToScorer's difficulty weights) has;
+    when every metric asked for has the same; default the generic ``score p r f signature``),
+    ``level`` (``sentence`` or ``corpus``, the default: what it scores of essays,
+    :mod:`errtype.score.essays`) and ``prepare(systems)``, which a metric whose definition
+    depends on the set of systems scored together (GoToScorer's difficulty weights) has;
     :func:`errtype.score.suite.score_systems` calls it before scoring.
     """
 
@@ -126,6 +127,10 @@ class MetricInfo:
     columns: tuple[str, ...] | None = None
     #: the optional extra it needs (:data:`EXTRAS`), or None
     extra: str | None = None
+    #: what it scores of essays (:mod:`errtype.score.essays`): ``sentence`` (the realigned
+    #: sentence units: metrics that align or compare texts themselves) or ``corpus`` (one line
+    #: per essay with the realigned essay edits; the default)
+    level: str = "corpus"
 
 
 def describe(metric: Metric) -> MetricInfo:
@@ -134,7 +139,8 @@ def describe(metric: Metric) -> MetricInfo:
     return MetricInfo(getattr(metric, "main", None), getattr(metric, "scale", 100),
                       tuple(getattr(metric, "uses", ("gold",))), hasattr(metric, "prepare"),
                       bool(getattr(metric, "same_source", True)),
-                      tuple(columns) if columns else None, getattr(metric, "extra", None))
+                      tuple(columns) if columns else None, getattr(metric, "extra", None),
+                      getattr(metric, "level", "corpus"))
 
 
 def missing_extra(extra: str | None) -> list[str]:

@@ -117,6 +117,17 @@ class Suite:
     word_gold: bool = False
     #: the gold blocks as read, when the gold M2 is in ChERRANT's dialect (else None)
     _gold_as_read: list[M2Block] | None = field(default=None, repr=False)
+    #: essays (MultiGEC Markdown inputs, :mod:`errtype.score.essays`): the suite of the joint
+    #: sentence units, which sentence-level metrics score instead of this one (one line per
+    #: essay); None for line inputs
+    sentences: Suite | None = field(default=None, repr=False)
+    #: essays: which view this suite is (a key of :data:`errtype.score.essays.ESSAY_VIEWS`)
+    essay_view: str | None = None
+
+    def view(self, level: str) -> Suite:
+        """The suite a metric of ``level`` (``sentence`` or ``corpus``) scores: for essays, the
+        sentence units or the essays; else this one."""
+        return self.sentences if level == "sentence" and self.sentences is not None else self
 
     def annotator(self) -> Any:
         """The annotator that extracts edits (made on first use)."""
@@ -375,7 +386,7 @@ def _segmented(annotator: Callable[[], Any], lang: str, language: Any,
 def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] = (),
                src: PathLike | None = None, *, lang: str = "en",
                annotator: Callable[[], Any] | None = None, unit: str | None = None,
-               same_source: bool = True, language: Any = None) -> Suite:
+               same_source: bool = True, language: Any = None, realign: bool = True) -> Suite:
     """Read and check every input before any scoring.
 
     ``ref``: one M2 file, or reference text files (one per annotator, parallel to ``src``), or
@@ -391,7 +402,11 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
     against its input.
     ``language``: the errtype Language whose type set tells a foreign gold (default
     ``get_language(lang)``; give it when the annotator is configured, e.g. with ``feats``).
+    A ``src`` in MultiGEC Markdown makes an essay suite (:mod:`errtype.score.essays`);
+    ``realign=False`` aligns its essays whole (``--no-realign``).
     """
+    from .essays import is_essay_input, load_essay_suite
+
     annotator = _once(annotator, lang)
     if not systems:
         raise InputError("no system given (--hyp NAME=FILE)")
@@ -399,6 +414,12 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise InputError(f"system names must be unique: {', '.join(dup)}")
+    if is_essay_input(src, ref):
+        if unit not in (None, "token"):
+            raise InputError("essays are scored in tokens: --unit char is not supported for "
+                             "MultiGEC Markdown inputs")
+        return load_essay_suite(systems, ref, src, lang=lang,  # type: ignore[arg-type]
+                                annotator=annotator, realign=realign, language=language)
     gold: list[M2Block] | None = None
     gold_read: list[M2Block] | None = None
     refs: list[list[str]] | None = None
@@ -532,13 +553,19 @@ def score_systems(metrics: Sequence[tuple[str, Metric]], suite: Suite,
     for label, metric in metrics:
         t0 = time.perf_counter()
         info = describe(metric)
-        inputs = suite.inputs(metric)
+        view = suite.view(info.level)
+        inputs = view.inputs(metric)
         if info.needs_systems:
             metric.prepare(inputs)  # type: ignore[attr-defined]
         for data in inputs:
             res = metric.score(data)
             if suite.unit != "token":
                 res.signature = with_setting(res.signature, "unit", suite.unit)
+            if view.essay_view is not None:
+                from .essays import ESSAY_VIEWS
+
+                res.signature = with_setting(res.signature, "essays",
+                                             ESSAY_VIEWS[view.essay_view])
             key = info.main or next(iter(res.corpus))
             rows.append(Row(data.name, label, res, float(res.corpus[key]), info.scale))
         if timings is not None:

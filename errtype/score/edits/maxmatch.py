@@ -34,7 +34,7 @@ import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ...errors import LineCountError
 from ...m2 import M2Block, read_m2
@@ -747,6 +747,7 @@ class MaxMatchMetric:
     """m2scorer 3.2; every sentence also gets ``tp = correct``, ``fp = proposed - correct``,
     ``fn = gold - correct`` of its chosen annotator."""
 
+    level: ClassVar[str] = "sentence"  # essays: scored on the realigned units
     beta: float = option(0.5, ge=0)
     max_unchanged_words: int = option(2, ge=0)
     ignore_whitespace_casing: bool = False

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..common import ScoreResult, f_key, prf, signature
 from ..options import option
@@ -72,6 +72,7 @@ class SentM2Metric:
     """SentM2: the mean sentence F-beta of MaxMatch (m2scorer 3.2 edits), best annotator per
     sentence."""
 
+    level: ClassVar[str] = "sentence"  # essays: scored on the realigned units
     beta: float = option(0.5, ge=0)
     max_unchanged_words: int = option(2, ge=0)
     ignore_whitespace_casing: bool = False
@@ -115,6 +116,7 @@ class SentErrantMetric(EditMetric):
     best (hypothesis coder, reference coder) pair per sentence; text hypotheses are annotated
     with ``errtype.load(lang)`` (or the given annotator)."""
 
+    level: ClassVar[str] = "sentence"  # essays: scored on the realigned units
     name: str = "senterrant"
 
     def settings(self) -> dict[str, Any]:

@@ -117,6 +117,7 @@ class HFMetric:
     max_length: int | None = option(128, ge=1)
     local_files_only: bool = False
     main: ClassVar[str] = "score"
+    level: ClassVar[str] = "sentence"  # essays: scored on the realigned units
     scale: ClassVar[float] = 1
     #: refused by the registry without torch and transformers (errtype.score.registry.EXTRAS)
     extra: ClassVar[str] = "lm"

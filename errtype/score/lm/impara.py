@@ -40,6 +40,7 @@ class Impara(HFMetric):
     threshold: float = option(0.9, ge=-1)
     name: str = "impara"
     uses: ClassVar[tuple[str, ...]] = ()
+    level: ClassVar[str] = "sentence"  # essays: scored on the realigned units
     _qe: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
     _pooled: dict[str, Any] = field(default_factory=dict, init=False, repr=False,
                                     compare=False)

@@ -237,6 +237,7 @@ class LLMJudge:
     allow_http_key: bool = False
     name: str = "llm-judge"
     main: ClassVar[str] = "trueskill"
+    level: ClassVar[str] = "sentence"  # essays: scored on the realigned units
     scale: ClassVar[float] = 1
     #: the paper's prompt and criteria of this judge
     TEMPLATE: ClassVar[str] = SENT_TEMPLATE

@@ -181,6 +181,7 @@ class ScribendiMetric:
     main: ClassVar[str] = "score"
     scale: ClassVar[float] = 1
     uses: ClassVar[tuple[str, ...]] = ()
+    level: ClassVar[str] = "sentence"  # essays: scored on the realigned units
     _scorer: Scribendi | None = field(default=None, init=False, repr=False, compare=False)
 
     def scorer(self) -> Scribendi:

@@ -52,6 +52,7 @@ class Some(HFMetric):
     weight_m: float = option(0.02, ge=0)
     name: str = "some"
     uses: ClassVar[tuple[str, ...]] = ()
+    level: ClassVar[str] = "sentence"  # essays: scored on the realigned units
     _cache: dict[tuple[str, Any], float] = field(default_factory=dict, init=False, repr=False,
                                                  compare=False)
 

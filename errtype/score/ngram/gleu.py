@@ -366,6 +366,7 @@ class GleuMetric:
     name: str = "gleu"
     main: ClassVar[str] = "gleu"
     uses: ClassVar[tuple[str, ...]] = ("references",)
+    level: ClassVar[str] = "sentence"  # essays: scored on the realigned units
 
     def scorer(self) -> GLEU:
         """The configured :class:`GLEU`."""

@@ -160,6 +160,7 @@ class GreenMetric:
     name: str = "green"
     main: ClassVar[str] = "green"
     uses: ClassVar[tuple[str, ...]] = ("references",)
+    level: ClassVar[str] = "sentence"  # essays: scored on the realigned units
     _green: Green | None = field(default=None, repr=False, compare=False)
 
     def scorer(self) -> Green:
