@@ -548,3 +548,69 @@ PT_LEX = CompoundLexicon("fiz trouxe fazer trazer osta", "",
 ])
 def test_regularised_verb_forms(code: str, o: str, c: str, expected: str) -> None:
     assert typed(o, c, compound_classifier(code, PT_LEX)) == expected
+
+
+# ------------------------------------------------------ issue 35: the last mile of transfer
+@pytest.mark.parametrize("code, o, c, expected", [
+    # personal pronouns the tagger lemmatises apart: one pronoun by the pack's PARADIGM lines
+    ("nl", "ik/ik/PRON/Case=Nom", "mij/mij/PRON/Case=Acc", "R:PRON:INFL"),
+    ("pl", "on/on/PRON/Case=Nom", "go/go/PRON/Case=Acc", "R:PRON:INFL"),
+    ("es", "yo/yo/PRON/Case=Nom", "mí/mí/PRON/Case=Acc", "R:PRON:INFL"),
+    ("lv", "Šis/šis/DET/Gender=Masc", "Šī/šī/DET/Gender=Fem", "R:DET:INFL"),
+    # different lexemes of one class share no line: word choice (kõik -> kogu stays LEX)
+    ("pl", "coś/coś/PRON/PronType=Ind", "nic/nic/PRON/PronType=Neg", "R:PRON"),
+    ("es", "algo/algo/PRON/PronType=Ind", "nada/nada/PRON/PronType=Neg", "R:PRON"),
+    ("et", "kõik/kõik/PRON/Case=Nom", "kogu/kogu/PRON/Case=Nom", "R:PRON"),
+    # a paradigm line joins pronouns and determiners only, not a conjunction of the same form
+    ("nl", "dat/dat/SCONJ/", "die/die/PRON/", "R:SCONJ"),
+])
+def test_pronoun_paradigms(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+def test_paradigm_lines_are_read() -> None:
+    from errtype.lang.ud.wordlists import parse_wordlists
+    lists = parse_wordlists(["PARADIGM ik mij me", "PARADIGM hij hem"])
+    assert lists.same_paradigm("Ik", "mij") and lists.same_paradigm("me", "ik")
+    assert not lists.same_paradigm("ik", "hem")
+    assert not lists.same_paradigm("ik", "zij")       # unlisted
+
+
+@pytest.mark.parametrize("code, o, c, expected", [
+    # a copula for another, one side read as a verb: the pack's AUX lemmas
+    ("es", "es/ser/AUX/Mood=Ind", "está/estar/VERB/Mood=Ind", "R:AUX"),
+    ("pl", "był/być/VERB/Tense=Past", "został/zostać/VERB/Tense=Past", "R:AUX"),
+    ("nl", "heb/hebben/VERB/", "ben/zijn/AUX/", "R:AUX"),
+    # a verb for a copula is word choice: its lemma is not listed
+    ("es", "es/ser/AUX/Mood=Ind", "parece/parecer/VERB/Mood=Ind", "R:OTHER"),
+    ("es", "tengo/tener/VERB/Mood=Ind", "quiero/querer/VERB/Mood=Ind", "R:VERB"),
+    # no pack list: nothing tells a copula
+    ("et", "on/olema/AUX/", "jääb/jääma/VERB/", "R:OTHER"),
+])
+def test_copula_for_copula(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+ES_LEX = CompoundLexicon("cansado cansada llegado llegada", "",
+                         {"cansado": {"cansar"}, "cansada": {"cansar"},
+                          "llegado": {"llegar"}, "llegada": {"llegar", "llegada"}})
+
+
+@pytest.mark.parametrize("o, c, expected", [
+    # the tagger reads one side as an adjective beside a participle: the adjective's agreement,
+    # though the lexicon knows only the verb
+    ("cansado/cansado/ADJ/Gender=Masc|Number=Sing",
+     "cansada/cansar/VERB/Gender=Fem|Number=Sing|VerbForm=Part", "R:ADJ:INFL"),
+    ("cansada/cansar/VERB/Gender=Fem|Number=Sing|VerbForm=Part",
+     "cansado/cansado/ADJ/Gender=Masc|Number=Sing", "R:ADJ:INFL"),
+    # both sides read as the verb's participle, which the lexicon knows only as the verb: the
+    # verb's agreement (French ``elle est arrivé`` -> ``arrivée``)
+    ("llegado/llegar/VERB/Gender=Masc|Number=Sing|VerbForm=Part",
+     "llegada/llegar/VERB/Gender=Fem|Number=Sing|VerbForm=Part", "R:VERB:INFL"),
+    # an adjective beside a participle that differs in more than agreement: not an adjective's
+    # agreement
+    ("cansado/cansado/ADJ/Gender=Masc|Number=Sing",
+     "cansada/cansar/VERB/Gender=Fem|Number=Sing|VerbForm=Part|Voice=Act", "R:VERB:INFL"),
+])
+def test_adjectival_participles(o: str, c: str, expected: str) -> None:
+    assert typed(o, c, compound_classifier("es", ES_LEX)) == expected
