@@ -614,3 +614,32 @@ ES_LEX = CompoundLexicon("cansado cansada llegado llegada", "",
 ])
 def test_adjectival_participles(o: str, c: str, expected: str) -> None:
     assert typed(o, c, compound_classifier("es", ES_LEX)) == expected
+
+
+@pytest.mark.parametrize("code, o, c, expected", [
+    # one determiner, read ADJ on one side: the class the pack lists it in (UD's DET)
+    ("pl", "Taki/taki/DET/Case=Nom|Gender=Masc|PronType=Dem", "Taka/taki/ADJ/Case=Nom|Gender=Fem",
+     "R:DET:INFL"),
+    ("es", "mucho/mucho/ADJ/Gender=Masc|Number=Sing", "mucha/mucho/DET/Gender=Fem|Number=Sing",
+     "R:DET:INFL"),
+    # a word the pack does not list as a determiner stays the agreeing class (an adjective
+    # the tagger misread as DET)
+    ("es", "abiertos/abierto/DET/Gender=Masc|Number=Plur|PronType=Ind",
+     "abiertas/abierto/ADJ/Gender=Fem|Number=Plur", "R:ADJ:INFL"),
+    # two determiners of different lexemes: word choice
+    ("es", "Todo/todo/DET/Gender=Masc", "Cada/cada/DET/", "R:DET"),
+])
+def test_determiners_read_as_adjectives(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+UK_PART_LEX = CompoundLexicon("запрошено запрошені", "",
+                              {"запрошено": {"запросити"}, "запрошені": {"запросити"}})
+
+
+def test_a_caseless_verb_form_beside_an_adjective_is_not_its_agreement() -> None:
+    # the impersonal -но form against the participle (UA-GEC G/VerbVoice): the participle lacks
+    # the case the adjective reading has, so the tagger's ADJ is no evidence of agreement
+    o = "запрошено/запросити/VERB/Aspect=Perf|Gender=Neut|VerbForm=Part|Voice=Pass"
+    c = "запрошені/запрошений/ADJ/Case=Nom|Number=Plur"
+    assert typed(o, c, compound_classifier("uk", UK_PART_LEX)) == "R:VERB:INFL"

@@ -193,8 +193,11 @@ class LexemeRelations:
         if "Part" not in forms or not forms <= {"Part", None} or "Act" in (fo.get("Voice"),
                                                                             fc.get("Voice")):
             return False
+        # the tagger's adjective reading, unless the participle lacks the case the adjective
+        # has: a predicative or impersonal verb form (Ukrainian ``запрошено`` -> ``запрошені``)
         adjective = any(t.pos == "ADJ" and not self.words.infinitive(lemma_of(t))
-                        for t in (o, c))
+                        and ("Case" in f.keys() & g.keys() or "Case" not in f)
+                        for t, f, g in ((o, fo, fc), (c, fc, fo)))
         if not adjective and not any(
                 f.get("VerbForm") == "Part" and ("Case" in f or f.get("Voice") == "Pass"
                                                  or f.get("Tense") == "Past") for f in (fo, fc)):
@@ -292,15 +295,15 @@ class LexemeRelations:
         Gender changes and the original's when only its analysis is plausible. Verbal (VERB,
         AUX, any form with a VerbForm feature: participles and converbs, or an adjective beside
         a plausible verb, as taggers often leave participles without VerbForm: наповнено/
-        наповнене; not a verb reading the lexicon rejects: Polish ``miły`` VERB ``mić``):
+        наповнене; not a word the lexicon knows only as a non-verb: Polish ``miły`` VERB
+        ``mić``):
         VERB or AUX. Nominal, ADJ, DET or PRON, one side tagged a determiner or pronoun
         whose lemma the pack lists in that class (Polish ``Taki`` DET -> ``Taka`` ADJ, Spanish
         ``mucho`` PRON -> ``mucha`` DET): that side's class (the correction's where both are),
         as UD classes the word (annotators of some traditions call it an adjective)."""
         verb = next((t for t in (o, c) if t.pos in ("VERB", "AUX")), None)
         if ((verbal(o) or o.pos == "ADJ") and (verbal(c) or c.pos == "ADJ")
-                and verb is not None and self._verb_lemma(verb)
-                and self.plausible(verb) is not False):
+                and verb is not None and self._verb_lemma(verb) and not self._no_verb(verb)):
             return c.pos if c.pos in ("VERB", "AUX") else "VERB"
         if o.pos in _NOMINAL and c.pos in _NOMINAL:
             listed = [t.pos for t in (c, o) if t.pos in ("DET", "PRON") and t.pos in
@@ -342,6 +345,13 @@ class LexemeRelations:
             pos = c.pos if c.pos in ("ADJ", "ADV") else o.pos if o.pos in ("ADJ", "ADV") else None
             return (pos, "Degree") if pos else None
         return None
+
+    def _no_verb(self, t: Token) -> bool:
+        """The lexicon knows the form of ``t``, and none of its lemmas is a verb's (pack
+        ``INFINITIVE``): a verb reading of ``t`` is the tagger's error."""
+        stems = self.stems(t.text) if self.stems is not None else frozenset()
+        return bool(stems) and bool(self.words.infinitives) and not any(
+            self.words.infinitive(s) for s in stems)
 
     def _lemmas(self, t: Token) -> set[str]:
         """The tagger's lemma of ``t``, or the lexicon's when it does not confirm the tagger's."""
