@@ -193,11 +193,13 @@ class LexemeRelations:
         if "Part" not in forms or not forms <= {"Part", None} or "Act" in (fo.get("Voice"),
                                                                             fc.get("Voice")):
             return False
-        # the tagger's adjective reading, unless the participle lacks the case the adjective
-        # has: a predicative or impersonal verb form (Ukrainian ``запрошено`` -> ``запрошені``)
-        adjective = any(t.pos == "ADJ" and not self.words.infinitive(lemma_of(t))
-                        and ("Case" in f.keys() & g.keys() or "Case" not in f)
-                        for t, f, g in ((o, fo, fc), (c, fc, fo)))
+        # the tagger's adjective reading (where the lexicon gives lemmas), unless the participle
+        # lacks the case the adjective has: a predicative or impersonal verb form (Ukrainian
+        # ``запрошено`` -> ``запрошені``)
+        adjective = self.stems is not None and any(
+            t.pos == "ADJ" and not self.words.infinitive(lemma_of(t))
+            and ("Case" in f.keys() & g.keys() or "Case" not in f)
+            for t, f, g in ((o, fo, fc), (c, fc, fo)))
         if not adjective and not any(
                 f.get("VerbForm") == "Part" and ("Case" in f or f.get("Voice") == "Pass"
                                                  or f.get("Tense") == "Past") for f in (fo, fc)):
