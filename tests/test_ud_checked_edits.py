@@ -57,17 +57,23 @@ def _check(rows: list[list[str]], typed: dict[str, list[tuple[str, str, str]]]) 
 #: issue-26 set errtype extracts and types as the annotator does (micro) and the mean over the
 #: annotator's types (macro, %), after issue 26's second round (docs/checked_edits.md; before the
 #: rule changes: de 43/78.2, sv 40/78.5, el 30/64.9, lv 38/67.9, it 32/75.5, sl 35/69.1)
-CHECKED_PINS = {"de": (69, 98.9), "sv": (53, 91.4), "el": (55, 92.5), "lv": (56, 84.7),
+#: (issue 35's rules: lv 56/84.7 -> 57/89.3)
+CHECKED_PINS = {"de": (69, 98.9), "sv": (53, 91.4), "el": (55, 92.5), "lv": (57, 89.3),
                 "it": (61, 93.5), "sl": (55, 87.0)}
 #: regression pins of the held-out sets (docs/checked_edits.md, "Held-out check"): our own output
 #: at their first run (main ``ee6ef88``; the same at ``0b14321``), from the committed parses of
 #: the stand-in taggers: pt 61/70, macro 87.87 %; nl 61/70, macro 84.53 %
-HELDOUT_PINS = {"pt": (64, 93.6), "nl": (61, 84.5)}   # pt after round 3 (first run: 61, 87.9)
+#: pt after round 3 (first run: 61, 87.9); after issue 35's rules: pt 64/93.6 -> 65/94.2,
+#: nl 61/84.5 -> 66/97.0; the issue-35 held-out sets at their first run (before its rules,
+#: main ``4028c7a``): es 58/72, macro 79.1 %; pl 50/68, macro 72.6 %
+HELDOUT_PINS = {"pt": (65, 94.2), "nl": (66, 97.0), "es": (60, 85.7), "pl": (55, 76.1)}
 #: the mechanism classes each set exercises with at least 4 edits (docs/checked_edits.md)
 MECHANISMS = {"numbers", "punct-conj", "nonword", "move", "lexeme"}
 EXTRA = {"de": {"compound", "contraction"}, "sv": {"compound"}, "el": {"contraction"},
          "it": {"contraction"}, "lv": {"compound"}, "sl": set(), "pt": {"contraction"},
-         "nl": {"compound"}}
+         "nl": {"compound"},
+         "es": {"contraction", "pos-agree", "participle", "copula", "pron-form"},
+         "pl": {"pos-agree", "participle", "copula", "pron-form"}}
 
 
 @pytest.mark.parametrize("lang", sorted(CHECKED_PINS | HELDOUT_PINS))

@@ -548,3 +548,98 @@ PT_LEX = CompoundLexicon("fiz trouxe fazer trazer osta", "",
 ])
 def test_regularised_verb_forms(code: str, o: str, c: str, expected: str) -> None:
     assert typed(o, c, compound_classifier(code, PT_LEX)) == expected
+
+
+# ------------------------------------------------------ issue 35: the last mile of transfer
+@pytest.mark.parametrize("code, o, c, expected", [
+    # personal pronouns the tagger lemmatises apart: one pronoun by the pack's PARADIGM lines
+    ("nl", "ik/ik/PRON/Case=Nom", "mij/mij/PRON/Case=Acc", "R:PRON:INFL"),
+    ("pl", "on/on/PRON/Case=Nom", "go/go/PRON/Case=Acc", "R:PRON:INFL"),
+    ("es", "yo/yo/PRON/Case=Nom", "mí/mí/PRON/Case=Acc", "R:PRON:INFL"),
+    ("lv", "Šis/šis/DET/Gender=Masc", "Šī/šī/DET/Gender=Fem", "R:DET:INFL"),
+    # different lexemes of one class share no line: word choice (kõik -> kogu stays LEX)
+    ("pl", "coś/coś/PRON/PronType=Ind", "nic/nic/PRON/PronType=Neg", "R:PRON"),
+    ("es", "algo/algo/PRON/PronType=Ind", "nada/nada/PRON/PronType=Neg", "R:PRON"),
+    ("et", "kõik/kõik/PRON/Case=Nom", "kogu/kogu/PRON/Case=Nom", "R:PRON"),
+    # a paradigm line joins pronouns and determiners only, not a conjunction of the same form
+    ("nl", "dat/dat/SCONJ/", "die/die/PRON/", "R:SCONJ"),
+])
+def test_pronoun_paradigms(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+def test_paradigm_lines_are_read() -> None:
+    from errtype.lang.ud.wordlists import parse_wordlists
+    lists = parse_wordlists(["PARADIGM ik mij me", "PARADIGM hij hem"])
+    assert lists.same_paradigm("Ik", "mij") and lists.same_paradigm("me", "ik")
+    assert not lists.same_paradigm("ik", "hem")
+    assert not lists.same_paradigm("ik", "zij")       # unlisted
+
+
+@pytest.mark.parametrize("code, o, c, expected", [
+    # a copula for another, one side read as a verb: the pack's AUX lemmas
+    ("es", "es/ser/AUX/Mood=Ind", "está/estar/VERB/Mood=Ind", "R:AUX"),
+    ("pl", "był/być/VERB/Tense=Past", "został/zostać/VERB/Tense=Past", "R:AUX"),
+    ("nl", "heb/hebben/VERB/", "ben/zijn/AUX/", "R:AUX"),
+    # a verb for a copula is word choice: its lemma is not listed
+    ("es", "es/ser/AUX/Mood=Ind", "parece/parecer/VERB/Mood=Ind", "R:OTHER"),
+    ("es", "tengo/tener/VERB/Mood=Ind", "quiero/querer/VERB/Mood=Ind", "R:VERB"),
+    # no pack list: nothing tells a copula
+    ("et", "on/olema/AUX/", "jääb/jääma/VERB/", "R:OTHER"),
+])
+def test_copula_for_copula(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+ES_LEX = CompoundLexicon("cansado cansada llegado llegada", "",
+                         {"cansado": {"cansar"}, "cansada": {"cansar"},
+                          "llegado": {"llegar"}, "llegada": {"llegar", "llegada"}})
+
+
+@pytest.mark.parametrize("o, c, expected", [
+    # the tagger reads one side as an adjective beside a participle: the adjective's agreement,
+    # though the lexicon knows only the verb
+    ("cansado/cansado/ADJ/Gender=Masc|Number=Sing",
+     "cansada/cansar/VERB/Gender=Fem|Number=Sing|VerbForm=Part", "R:ADJ:INFL"),
+    ("cansada/cansar/VERB/Gender=Fem|Number=Sing|VerbForm=Part",
+     "cansado/cansado/ADJ/Gender=Masc|Number=Sing", "R:ADJ:INFL"),
+    # both sides read as the verb's participle, which the lexicon knows only as the verb: the
+    # verb's agreement (French ``elle est arrivé`` -> ``arrivée``)
+    ("llegado/llegar/VERB/Gender=Masc|Number=Sing|VerbForm=Part",
+     "llegada/llegar/VERB/Gender=Fem|Number=Sing|VerbForm=Part", "R:VERB:INFL"),
+    # an adjective beside a participle that differs in more than agreement: not an adjective's
+    # agreement
+    ("cansado/cansado/ADJ/Gender=Masc|Number=Sing",
+     "cansada/cansar/VERB/Gender=Fem|Number=Sing|VerbForm=Part|Voice=Act", "R:VERB:INFL"),
+])
+def test_adjectival_participles(o: str, c: str, expected: str) -> None:
+    assert typed(o, c, compound_classifier("es", ES_LEX)) == expected
+
+
+@pytest.mark.parametrize("code, o, c, expected", [
+    # one determiner, read ADJ on one side: the class the pack lists it in (UD's DET)
+    ("pl", "Taki/taki/DET/Case=Nom|Gender=Masc|PronType=Dem", "Taka/taki/ADJ/Case=Nom|Gender=Fem",
+     "R:DET:INFL"),
+    ("es", "mucho/mucho/ADJ/Gender=Masc|Number=Sing", "mucha/mucho/DET/Gender=Fem|Number=Sing",
+     "R:DET:INFL"),
+    # a word the pack does not list as a determiner stays the agreeing class (an adjective
+    # the tagger misread as DET)
+    ("es", "abiertos/abierto/DET/Gender=Masc|Number=Plur|PronType=Ind",
+     "abiertas/abierto/ADJ/Gender=Fem|Number=Plur", "R:ADJ:INFL"),
+    # two determiners of different lexemes: word choice
+    ("es", "Todo/todo/DET/Gender=Masc", "Cada/cada/DET/", "R:DET"),
+])
+def test_determiners_read_as_adjectives(code: str, o: str, c: str, expected: str) -> None:
+    assert typed(o, c, pack_classifier(code)) == expected
+
+
+UK_PART_LEX = CompoundLexicon("запрошено запрошені", "",
+                              {"запрошено": {"запросити"}, "запрошені": {"запросити"}})
+
+
+def test_a_caseless_verb_form_beside_an_adjective_is_not_its_agreement() -> None:
+    # the impersonal -но form against the participle (UA-GEC G/VerbVoice): the participle lacks
+    # the case the adjective reading has, so the tagger's ADJ is no evidence of agreement
+    o = "запрошено/запросити/VERB/Aspect=Perf|Gender=Neut|VerbForm=Part|Voice=Pass"
+    c = "запрошені/запрошений/ADJ/Case=Nom|Number=Plur"
+    assert typed(o, c, compound_classifier("uk", UK_PART_LEX)) == "R:VERB:INFL"

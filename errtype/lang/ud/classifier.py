@@ -514,6 +514,8 @@ class UDClassifier(LexemeRelations):
                         and Levenshtein.distance(o.lower, c.lower, score_cutoff=1) <= 1):
                     return "SPELL"
                 return self.inflection(o, c, o.pos)
+        if self.copula(o, c):
+            return "AUX"
         listed = self.closed_class(o, c, listed_only=True)
         if listed:
             return listed

@@ -88,11 +88,16 @@ class LexemeRelations:
     def lexeme(self, o: Token, c: Token) -> str | None:
         """How the two forms are known to be one lexeme: ``"lemma"`` (the tagger's lemmas
         agree), ``"lexicon"`` (the lexicon gives them a common lemma, :meth:`_readings`),
-        ``"stem"`` (the stem test), else None."""
+        ``"paradigm"`` (a pack ``PARADIGM`` line holds a form or lemma of each: pronouns the
+        tagger lemmatises apart, ``ik`` -> ``mij``), ``"stem"`` (the stem test), else None."""
         if lemma_of(o) and lemma_of(o) == lemma_of(c):
             return "lemma"
         if self.lexicon_lexeme(o, c):
             return "lexicon"
+        if {o.pos, c.pos} <= {"PRON", "DET"} and any(self.words.same_paradigm(a, b)
+                                        for a in (o.lower, lemma_of(o))
+                                        for b in (c.lower, lemma_of(c))):
+            return "paradigm"
         if self.same_stem is not None and self.same_stem(o.text, c.text):
             return "stem"
         return None
@@ -154,10 +159,12 @@ class LexemeRelations:
         ``VerbForm``) and where a word of the ``other`` side of the edit has ``t``'s class and
         lemma: both sides agree on the lexeme (Italian ``stanco`` -> ``stanchi``, both ADJ
         ``stanco``, stay an adjective though the lexicon's lemma of ``stanchi`` is the verb
-        ``stancare``)."""
+        ``stancare``), and where it reads an adjective beside a participle (Portuguese
+        ``cansado`` ADJ -> ``cansada`` VERB ``cansar``: a participle used as an adjective)."""
         if (self.stems is None or not self.words.infinitives or t.pos in ("VERB", "AUX")
                 or "VerbForm" in features(t.feats)
-                or any(_same_analysis(t, u) for u in other)):
+                or any(_same_analysis(t, u) or t.pos == "ADJ" and "VerbForm=Part" in u.feats
+                       for u in other)):
             return t
         stems = self.stems(t.text)
         if (not stems or not all(self.words.infinitive(s) for s in stems)
@@ -177,24 +184,47 @@ class LexemeRelations:
         the form the tagger's verb lemma or a lemma ending like the language's verb lemmas
         (French ``elle est arrivé`` -> ``arrivée``: ``arriver``), not an adjective lemma of
         its own (``aperto``, ``geschlossen``), unless the tagger reads a side as an adjective
-        whose lemma the lexicon confirms (``contento`` VERB -> ``contenta`` ADJ ``contento``)."""
+        with an adjective's lemma (``contento`` VERB -> ``contenta`` ADJ ``contento``,
+        ``cansado`` ADJ -> ``cansada`` VERB ``cansar``, ``gebruikt`` ADJ -> ``gebruikte``
+        VERB, whose features name no agreement: the tagger's adjective reading is the
+        evidence)."""
         fo, fc = features(o.feats), features(c.feats)
         forms = {fo.get("VerbForm"), fc.get("VerbForm")}
         if "Part" not in forms or not forms <= {"Part", None} or "Act" in (fo.get("Voice"),
                                                                             fc.get("Voice")):
             return False
-        if not any(f.get("VerbForm") == "Part" and ("Case" in f or f.get("Voice") == "Pass"
-                                                   or f.get("Tense") == "Past")
-                   for f in (fo, fc)):
+        # the tagger's adjective reading (where the lexicon gives lemmas), unless the participle
+        # lacks the case the adjective has: a predicative or impersonal verb form (Ukrainian
+        # ``запрошено`` -> ``запрошені``)
+        adjective = self.stems is not None and any(
+            t.pos == "ADJ" and not self.words.infinitive(lemma_of(t))
+            and ("Case" in f.keys() & g.keys() or "Case" not in f)
+            for t, f, g in ((o, fo, fc), (c, fc, fo)))
+        if not adjective and not any(
+                f.get("VerbForm") == "Part" and ("Case" in f or f.get("Voice") == "Pass"
+                                                 or f.get("Tense") == "Past") for f in (fo, fc)):
             return False
         differ = {k for k in fo.keys() & fc.keys() if fo[k] != fc[k]}
-        if not differ or not differ <= AGREEMENT:
+        if differ - AGREEMENT or not (differ or adjective):
             return False
-        if self.stems is None or any(t.pos == "ADJ" and self.plausible(t) for t in (o, c)):
+        if self.stems is None or adjective:
             return True
         verbs = {lemma_of(t) for t in (o, c) if t.pos in ("VERB", "AUX")}
         return not any(lemma in verbs or self.words.infinitive(lemma)
                        for t in (o, c) for lemma in self.stems(t.text))
+
+    def copula(self, o: Token, c: Token) -> bool:
+        """Two auxiliaries or copulas of different lemmas (Spanish ``es`` -> ``está``, Polish
+        ``był`` -> ``został``, Dutch ``heb`` -> ``ben``): both sides verbs, each tagged AUX or
+        with a lemma the pack lists as AUX (taggers read a copula as VERB where it stands
+        without a verb; the lexicon's lemma where it rejects the tagger's: ``estuvo``
+        ``estener``), at least one of them by the pack's list. A verb for a copula
+        (``is`` -> ``seems``) is not: its lemma is not listed."""
+        if {o.pos, c.pos} - {"AUX", "VERB"} or lemma_of(o) == lemma_of(c):
+            return False
+        listed = [any("AUX" in self.words.word_classes(lemma) for lemma in self._lemmas(t))
+                  for t in (o, c)]
+        return any(listed) and all(t.pos == "AUX" or x for t, x in zip((o, c), listed, strict=True))
 
     @staticmethod
     def derived_adverb(o: Token, c: Token) -> bool:
@@ -267,12 +297,21 @@ class LexemeRelations:
         Gender changes and the original's when only its analysis is plausible. Verbal (VERB,
         AUX, any form with a VerbForm feature: participles and converbs, or an adjective beside
         a plausible verb, as taggers often leave participles without VerbForm: наповнено/
-        наповнене): VERB or AUX."""
+        наповнене; not a word the lexicon knows only as a non-verb: Polish ``miły`` VERB
+        ``mić``):
+        VERB or AUX. Nominal, ADJ, DET or PRON, one side tagged a determiner or pronoun
+        whose lemma the pack lists in that class (Polish ``Taki`` DET -> ``Taka`` ADJ, Spanish
+        ``mucho`` PRON -> ``mucha`` DET): that side's class (the correction's where both are),
+        as UD classes the word (annotators of some traditions call it an adjective)."""
         verb = next((t for t in (o, c) if t.pos in ("VERB", "AUX")), None)
         if ((verbal(o) or o.pos == "ADJ") and (verbal(c) or c.pos == "ADJ")
-                and verb is not None and self._verb_lemma(verb)):
+                and verb is not None and self._verb_lemma(verb) and not self._no_verb(verb)):
             return c.pos if c.pos in ("VERB", "AUX") else "VERB"
         if o.pos in _NOMINAL and c.pos in _NOMINAL:
+            listed = [t.pos for t in (c, o) if t.pos in ("DET", "PRON") and t.pos in
+                      self.words.word_classes(lemma_of(t) or t.text)]
+            if listed and {o.pos, c.pos} <= {"ADJ", "DET", "PRON"}:
+                return listed[0]    # a determiner or pronoun the tagger read as ADJ
             if features(o.feats).get("Gender") != features(c.feats).get("Gender"):
                 # nouns do not change gender: the agreeing reading is the right one
                 for t in (c, o):
@@ -308,6 +347,13 @@ class LexemeRelations:
             pos = c.pos if c.pos in ("ADJ", "ADV") else o.pos if o.pos in ("ADJ", "ADV") else None
             return (pos, "Degree") if pos else None
         return None
+
+    def _no_verb(self, t: Token) -> bool:
+        """The lexicon knows the form of ``t``, and none of its lemmas is a verb's (pack
+        ``INFINITIVE``): a verb reading of ``t`` is the tagger's error."""
+        stems = self.stems(t.text) if self.stems is not None else frozenset()
+        return bool(stems) and bool(self.words.infinitives) and not any(
+            self.words.infinitive(s) for s in stems)
 
     def _lemmas(self, t: Token) -> set[str]:
         """The tagger's lemma of ``t``, or the lexicon's when it does not confirm the tagger's."""

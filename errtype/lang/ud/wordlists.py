@@ -12,6 +12,7 @@ Each non-comment line is a key and whitespace-separated words::
     LINK s es n en
     CONTRACTION du de le
     ELISION que je le la de ne se si
+    PARADIGM ik mij me mijn
 
 A UPOS key lists members of that closed class (a word may be listed under several); a ``DEGREE``
 line is one suppletive comparison (positive, comparative and superlative lemmas or forms), so
@@ -22,8 +23,10 @@ from the lexicon's lemma; ``COMPARATIVE`` lists the words of analytic comparison
 linking elements between the parts of a compound (German ``Arbeit-s-platz``); a ``CONTRACTION``
 line is one contracted form and the words it stands for (French ``du`` = ``de le``, Italian
 ``nella`` = ``in la``, German ``im`` = ``in dem``); ``ELISION`` lists the words the language writes
-with their final vowel elided before another word (``*``: any word; Italian ``bell'``). Words
-are matched lower-cased.
+with their final vowel elided before another word (``*``: any word; Italian ``bell'``); a
+``PARADIGM`` line lists the forms (or lemmas) of one pronoun or determiner that taggers lemmatise
+apart (Dutch ``ik`` -> ``mij``: one lexeme in another case; different lexemes, Estonian ``kõik``
+-> ``kogu``, share no line). Words are matched lower-cased.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ class WordLists:
     links: tuple[str, ...] = ()
     contractions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     elisions: frozenset[str] = frozenset()
+    paradigms: Mapping[str, frozenset[int]] = field(default_factory=dict)
 
     def word_classes(self, word: str) -> frozenset[str]:
         """The closed classes the list puts ``word`` in (empty when unlisted)."""
@@ -62,6 +66,11 @@ class WordLists:
         """``a`` and ``b`` are two different degrees of one suppletive comparison."""
         a, b = a.lower(), b.lower()
         return a != b and bool(self.degrees.get(a, frozenset()) & self.degrees.get(b, frozenset()))
+
+    def same_paradigm(self, a: str, b: str) -> bool:
+        """``a`` and ``b`` are forms of one pronoun or determiner by a ``PARADIGM`` line."""
+        return bool(self.paradigms.get(a.lower(), frozenset())
+                    & self.paradigms.get(b.lower(), frozenset()))
 
     def expand(self, words: Iterable[str]) -> list[tuple[str, int]]:
         """The lower-cased words with each contraction replaced by the words it stands for,
@@ -135,6 +144,7 @@ def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordL
     """Word lists from the lines of a pack file (format in the module docstring)."""
     classes: dict[str, set[str]] = {}
     degrees: dict[str, set[int]] = {}
+    paradigms: dict[str, set[int]] = {}
     infinitives: list[str] = []
     comparatives: list[str] = []
     links: list[str] = []
@@ -145,9 +155,9 @@ def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordL
         if not text:
             continue
         key, words = text[0], [w.lower() for w in text[1:]]
-        if key == "DEGREE":
+        if key in ("DEGREE", "PARADIGM"):
             for w in words:
-                degrees.setdefault(w, set()).add(number)
+                (degrees if key == "DEGREE" else paradigms).setdefault(w, set()).add(number)
         elif key == "INFINITIVE":
             infinitives.extend(words)
         elif key == "COMPARATIVE":
@@ -166,12 +176,12 @@ def parse_wordlists(lines: Iterable[str], source: str = "<word lists>") -> WordL
                 classes.setdefault(w, set()).add(key)
         else:
             raise ResourceError(f"{source}, line {number}: unknown key {key!r} (expected one of "
-                                f"{', '.join(sorted(CLOSED_CLASSES))}, DEGREE, INFINITIVE, "
-                                "COMPARATIVE, LINK, CONTRACTION or ELISION)")
+                                f"{', '.join(sorted(CLOSED_CLASSES))}, DEGREE, PARADIGM, "
+                                "INFINITIVE, COMPARATIVE, LINK, CONTRACTION or ELISION)")
     return WordLists({w: frozenset(k) for w, k in classes.items()},
                      {w: frozenset(k) for w, k in degrees.items()}, tuple(infinitives),
                      frozenset(comparatives), tuple(links), contractions,
-                     frozenset(elisions))
+                     frozenset(elisions), {w: frozenset(k) for w, k in paradigms.items()})
 
 
 @cache
