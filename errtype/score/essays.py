@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -202,15 +202,36 @@ def _hyp(ann: Annotation, i: int, boundary_edits: bool) -> tuple[M2Block, str]:
     return block, apply_edits(block.tokens, block.edits_by_annotator().get(0, []))
 
 
+@dataclass
+class EssayView:
+    """One view of scored essays: a line per essay or per joint unit."""
+
+    sources: list[str]
+    gold: list[M2Block]
+    hyp_blocks: dict[str, list[M2Block]]
+    hypotheses: dict[str, list[str]]
+    view: str
+
+
+@dataclass
+class EssayViews:
+    """The essays and the joint units, the notes of the run, and the annotator used."""
+
+    essays: EssayView
+    units: EssayView
+    notes: list[str]
+    annotator: Any
+
+
 def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike],
                      src: PathLike, *, lang: str, annotator: Callable[[], Any],
                      realign: bool = True, language: Any = None,
-                     boundary_edits: bool | None = None) -> Any:
-    """The essay :class:`~errtype.score.suite.Suite` of Markdown inputs (module docstring); its
-    ``sentences`` is the suite of the joint units. ``boundary_edits`` (default: not when
-    realigning, as before without): keep the edits that only join or split sentences."""
+                     boundary_edits: bool | None = None) -> EssayViews:
+    """The two views of Markdown inputs (module docstring), from which
+    :func:`errtype.score.suite.load_suite` builds the essay suite and its ``sentences`` (the
+    joint units). ``boundary_edits`` (default: not when realigning, as before without): keep the
+    edits that only join or split sentences."""
     from ..essay.realign import annotate_essays
-    from .suite import Suite, SuiteSystem
 
     for path in [*ref, *(p for _, p in systems)]:
         if not is_multigec(path):
@@ -261,7 +282,6 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
                 u_txt[name].append(text)
     if not essays:
         raise InputError("no essay in the source", path=str(src))
-    paths = dict(systems)
     how = ("realigned sentence by sentence (errtype.essay.realign)" if realign
            else "each aligned whole (--no-realign)")
     if not keep:
@@ -280,16 +300,7 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
             notes.append(f"warning: {name}: {count} essay(s) missing, scored as the official "
                          f"'{hypothesis_text(None)}'")
 
-    def suite(srcs: list[str], gold: list[M2Block], hyp: dict[str, list[M2Block]],
-              txt: dict[str, list[str]], view: str) -> Any:
-        s = Suite(srcs, [SuiteSystem(n, str(paths[n]), txt[n], hyp[n]) for n in names],
-                  gold_name=", ".join(map(str, ref)) or "<none>", lang=lang,
-                  _gold=gold if ref else None, _gold_extracted=bool(ref),
-                  _annotator=ann, language=language)
-        s.essay_view = view
-        return s
-
-    out = suite(e_src, e_gold, e_hyp, e_txt, "essays" if realign else "whole")
-    out.sentences = suite(u_src, u_gold, u_hyp, u_txt, "units" if realign else "whole")
-    out.notes.extend(notes)
-    return out
+    return EssayViews(
+        EssayView(e_src, e_gold, e_hyp, e_txt, "essays" if realign else "whole"),
+        EssayView(u_src, u_gold, u_hyp, u_txt, "units" if realign else "whole"),
+        notes, ann)

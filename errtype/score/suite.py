@@ -418,8 +418,23 @@ def load_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[PathLike] 
         if unit not in (None, "token"):
             raise InputError("essays are scored in tokens: --unit char is not supported for "
                              "MultiGEC Markdown inputs")
-        return load_essay_suite(systems, ref, src, lang=lang,  # type: ignore[arg-type]
-                                annotator=annotator, realign=realign, language=language)
+        views = load_essay_suite(systems, ref, src, lang=lang,  # type: ignore[arg-type]
+                                 annotator=annotator, realign=realign, language=language)
+        paths = dict(systems)
+
+        def essay_suite(v: Any) -> Suite:
+            s = Suite(v.sources, [SuiteSystem(n, str(paths[n]), v.hypotheses[n],
+                                              v.hyp_blocks[n]) for n in names],
+                      gold_name=", ".join(map(str, ref)) or "<none>", lang=lang,
+                      _gold=v.gold if ref else None, _gold_extracted=bool(ref),
+                      _annotator=views.annotator, language=language)
+            s.essay_view = v.view
+            return s
+
+        out = essay_suite(views.essays)
+        out.sentences = essay_suite(views.units)
+        out.notes.extend(views.notes)
+        return out
     gold: list[M2Block] | None = None
     gold_read: list[M2Block] | None = None
     refs: list[list[str]] | None = None
