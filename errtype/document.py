@@ -1,8 +1,9 @@
 """Sentences of a tokenised paragraph or document, and the sentences an edit falls in.
 
 M2 keeps tokens, not the layout of the text, so sentences are found by a rule on the tokens: a
-sentence ends after a token made only of ``.``, ``!``, ``?`` and ``…`` (and the closing quotes,
-brackets and such tokens right after it) unless the next token starts with a lower-case letter
+sentence ends after a token made only of ``.``, ``!``, ``?`` and ``…`` or the full stops of
+Chinese and Japanese (``。！？``; and the closing quotes, brackets and such tokens right after
+it) unless the next token starts with a lower-case letter
 ("2 . května"), and always after :data:`NEWLINE`, the token GECCC's paragraph files use for a
 line break.
 """
@@ -14,8 +15,9 @@ from collections.abc import Sequence
 
 #: the token GECCC writes for a newline inside a paragraph (annotators could join or split them)
 NEWLINE = "\u0fc4"
-_TERMINAL = frozenset(".!?…")
-_CLOSING = frozenset({'"', "'", "”", "’", "“", "»", ")", "]", "}", NEWLINE})
+_TERMINAL = frozenset(".!?…。！？")
+_CLOSING = frozenset({'"', "'", "”", "’", "“", "»", ")", "]", "}", "」", "』", "）", "】",
+                      NEWLINE})
 
 
 def sentence_starts(tokens: Sequence[str]) -> list[int]:

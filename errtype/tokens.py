@@ -132,3 +132,43 @@ class Sentence(Sequence[Token]):
                     kids[tok.head].append(j)
             self._children = tuple(tuple(k) for k in kids)
         return self._children[i]
+
+
+def join_sentences(sentences: Sequence[Sentence]) -> Sentence:
+    """One Sentence of ``sentences`` in order, heads re-based to the joined token indices (a
+    head outside its own sentence points to the token itself); a sentence's last token keeps
+    the whitespace that followed it, or gets one space before the next sentence if it had none
+    (a tokenizer leaves none at the end of its input)."""
+    if len(sentences) == 1:
+        return sentences[0]
+    tokens: list[Token] = []
+    for k, sent in enumerate(sentences):
+        at = len(tokens)
+        n = len(sent)
+        last = k == len(sentences) - 1
+        for i, t in enumerate(sent.tokens):
+            head = at + t.head if 0 <= t.head < n else (at + i if t.head >= 0 else t.head)
+            ws = t.ws if (t.ws or last or i < n - 1) else " "
+            if head != t.head or ws != t.ws:
+                t = Token(t.text, t.lemma, t.pos, t.tag, t.dep, head, t.feats, ws, t.lower)
+            tokens.append(t)
+    return Sentence(tokens)
+
+
+def split_sentence(sentence: Sentence, starts: Sequence[int]) -> list[Sentence]:
+    """``sentence`` cut before each token index of ``starts`` (ascending, 0 and the length
+    ignored), heads re-based to each part (a head outside its part points to the token
+    itself): the inverse of :func:`join_sentences`."""
+    bounds = [0, *(s for s in starts if 0 < s < len(sentence)), len(sentence)]
+    out = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        if a == b:
+            continue
+        part = []
+        for i, t in enumerate(sentence.tokens[a:b]):
+            head = t.head - a if a <= t.head < b else (i if t.head >= 0 else t.head)
+            if head != t.head:
+                t = Token(t.text, t.lemma, t.pos, t.tag, t.dep, head, t.feats, t.ws, t.lower)
+            part.append(t)
+        out.append(Sentence(part))
+    return out

@@ -1,6 +1,8 @@
 """Essays: whole texts (several sentences and paragraphs) rather than single sentences.
 
-:mod:`errtype.essay.multigec` reads and writes MultiGEC-2025's Markdown essay files.
+:mod:`errtype.essay.multigec` reads and writes MultiGEC-2025's Markdown essay files;
+:mod:`errtype.essay.segment` and :mod:`errtype.essay.realign` segment essays into sentences,
+align the sentences of an essay and its corrections, and extract edits group by group.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from itertools import islice
 from typing import Any, Literal
 
 from ..errors import ResourceError
-from ..tokens import Sentence, Token, tokens_from_columns
+from ..tokens import Sentence, Token, split_sentence, tokens_from_columns
 from .blas import BlasThreads, default_threads
 from .spacy_import import import_spacy
 
@@ -206,6 +206,48 @@ class SpacyParser:
         if not tokenize:
             return Sentence.from_words(text.split())
         return Sentence([Token(t.text, ws=t.whitespace_) for t in self.nlp.make_doc(text)])
+
+    @property
+    def splits_sentences(self) -> bool:
+        """The pipeline sets sentence boundaries (it runs a parser, a senter or a
+        sentencizer)."""
+        return any(name in ("parser", "senter", "sentencizer") or
+                   type(proc).__name__ in ("DependencyParser", "SentenceRecognizer",
+                                           "Sentencizer")
+                   for name, proc in self.nlp.pipeline)
+
+    def parse_text(self, text: str, tag: bool = True) -> list[Sentence] | None:
+        """Raw text (an essay) tokenised by spaCy, split into sentences where the pipeline puts
+        their boundaries (``doc.sents``), one Sentence each; a line break always ends a
+        sentence. None when the pipeline sets no boundaries (:attr:`splits_sentences`). The
+        sentences are always tagged and parsed (finding them takes the pipeline): ``tag`` is
+        ignored."""
+        return next(self.parse_texts([text]))
+
+    def parse_texts(self, texts: Iterable[str], tag: bool = True
+                    ) -> Iterator[list[Sentence] | None]:
+        """:meth:`parse_text` of each text, the lines of ``batch_size`` texts parsed in one
+        batch."""
+        from spacy.attrs import SENT_START
+
+        if not self.splits_sentences:
+            for _ in texts:
+                yield None
+            return
+        it = iter(texts)
+        while chunk := list(islice(it, self.batch_size)):
+            lines = [[line for line in t.splitlines() if line.strip()] for t in chunk]
+            docs = iter(self.process([self.nlp.make_doc(line) for ls in lines for line in ls]))
+            for ls in lines:
+                out: list[Sentence] = []
+                for _ in ls:
+                    doc = next(docs)
+                    if not len(doc):
+                        continue
+                    starts = [i for i, s in enumerate(doc.to_array([SENT_START]).tolist())
+                              if s == 1]
+                    out.extend(split_sentence(doc_to_sentence(doc), starts))
+                yield out
 
     def parse_many(self, texts: Iterable[str], tokenize: bool = False) -> Iterator[Sentence]:
         """Sentences of ``texts`` in order, parsed ``batch_size`` at a time."""

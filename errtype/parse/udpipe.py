@@ -203,6 +203,34 @@ class UDPipeParser:
             tokens[-1] = _with_ws(tokens[-1], "")
         return Sentence(tokens)
 
+    def parse_text(self, text: str, tag: bool = True) -> list[Sentence]:
+        """Raw text (an essay) tokenised, split into sentences by the model's tokenizer, tagged
+        and parsed (``tag=False``: tokens only, as :meth:`segment` gives them): one Sentence per
+        sentence; a line break always ends a sentence."""
+        udpipe = self._udpipe
+        out: list[Sentence] = []
+        with self._lock:
+            for line in text.splitlines():
+                if not line.strip():
+                    continue
+                reader = self._reader(True)
+                reader.setText(line)
+                error = udpipe.ProcessingError()
+                sent = udpipe.Sentence()
+                while reader.nextSentence(sent, error):
+                    if tag:
+                        self.model.tag(sent, udpipe.Model.DEFAULT)
+                        self.model.parse(sent, udpipe.Model.DEFAULT)
+                    tokens = _tokens(sent, 0)
+                    if tokens and not tag:
+                        tokens = [Token(t.text, ws=t.ws) for t in tokens]
+                    if tokens:
+                        out.append(Sentence(tokens))
+                    sent = udpipe.Sentence()
+                if error.occurred():
+                    raise ResourceError(f"UDPipe failed: {error.message}")
+        return out
+
     def parse_many(self, texts: Iterable[str], tokenize: bool = False) -> Iterator[Sentence]:
         """Parse each text in turn (lazily)."""
         for text in texts:
