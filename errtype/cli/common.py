@@ -127,6 +127,15 @@ def add_max_tokens_option(parser: argparse.ArgumentParser | argparse._ArgumentGr
                              "default: no limit)")
 
 
+def add_realign_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+                       what: str = "an essay") -> None:
+    """``--no-realign``: align ``what`` as one sentence instead of realigning its sentences
+    (:mod:`errtype.essay.realign`), every command alike; sets ``args.realign``."""
+    parser.add_argument("--no-realign", dest="realign", action="store_false",
+                        help=f"align {what} as one sentence (the old, quadratic behaviour) "
+                             "instead of sentence by sentence with realignment (default)")
+
+
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
     """``--lang``, the parser backend's options, and the options each language declares
     (:func:`errtype.lang.declared_options`, under the language's heading)."""

@@ -35,6 +35,8 @@ class JobOptions:
     mode: str = "gold"  #: M2 input: -gold (re-type the edits) or -auto (re-extract them)
     minimise: bool = True  #: M2 input, -gold: minimise the edits (-no_min: False)
     old_cats: bool = False  #: M2 input, -gold: keep the old types (-old_cats)
+    realign: bool = True  #: --no-realign: False (align an essay as one sentence)
+    unit: str = "essay"  #: --unit: essays as one block each, or one per sentence unit
 
     def stream(self) -> dict[str, Any]:
         """The keyword arguments of :meth:`errtype.Annotator.annotate_stream` (``jobs`` is the
