@@ -255,7 +255,7 @@ def _essay_input(args: argparse.Namespace, parser: argparse.ArgumentParser) -> b
     for cor in args.cor:
         if cor != "-" and is_multigec(cor) != orig:
             parser.error(f"{args.orig} is {'' if orig else 'not '}MultiGEC Markdown but {cor} "
-                         f"is {'not ' if orig else ''}: give every -orig/-cor file in one format "
+                         f"is{' not' if orig else ''}: give every -orig/-cor file in one format "
                          "(Markdown essays matched by id, or text with one sentence per line)")
         if cor == "-" and orig:
             parser.error("MultiGEC Markdown corrections must be files, not standard input")
