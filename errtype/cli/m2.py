@@ -71,7 +71,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p.add_argument("--unit", choices=("essay", "sentence"), default=None,
                    help="Markdown essays: one M2 block per essay, its tokens on one S line "
                         "(default), or one per sentence-level unit of the realignment")
-    add_realign_option(p, "a Markdown essay")
+    add_realign_option(p, "a Markdown essay, or a line of more than one sentence,")
     p.add_argument("-lev", action="store_true", help="plain Levenshtein alignment")
     p.add_argument("-merge", choices=STRATEGIES, default="rules",
                    help="merging strategy (default: rules)")
@@ -267,8 +267,6 @@ def _check_essay_options(args: argparse.Namespace, essays: bool) -> str | None:
     if not essays:
         if args.unit is not None:
             return "--unit applies to MultiGEC Markdown essays (-orig/-cor .md files)"
-        if not args.realign:
-            return "--no-realign applies to MultiGEC Markdown essays (-orig/-cor .md files)"
         return None
     if args.dask:
         return "--dask runs text with one sentence per line, not Markdown essays"
@@ -403,6 +401,12 @@ def _run_dask(args: argparse.Namespace, options: JobOptions, state: dict,
                                      partition_size=args.partition_size, progress=tick)
     _print_report(args, report, prog)
     return 0
+
+
+def errant_main(argv: list[str] | None = None) -> int:
+    """The ERRANT drop-in commands (``errant_parallel``, ``errant_m2``): :func:`main` aligning a
+    line of several sentences as one sequence, as ERRANT does (``--no-realign``)."""
+    return main(["--no-realign", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -35,7 +35,9 @@ class JobOptions:
     mode: str = "gold"  #: M2 input: -gold (re-type the edits) or -auto (re-extract them)
     minimise: bool = True  #: M2 input, -gold: minimise the edits (-no_min: False)
     old_cats: bool = False  #: M2 input, -gold: keep the old types (-old_cats)
-    realign: bool = True  #: --no-realign: False (align an essay as one sentence)
+    #: --no-realign: False (an essay, or a line of several sentences, aligned as one sentence;
+    #: also under --errant-compat)
+    realign: bool = True
     unit: str = "essay"  #: --unit: essays as one block each, or one per sentence unit
 
     def stream(self) -> dict[str, Any]:
@@ -44,7 +46,8 @@ class JobOptions:
         return {"lev": self.lev, "merging": self.merging, "tokenize": self.tokenize,
                 "on_error": self.on_error, "max_tokens": self.max_tokens,
                 "parse_noops": self.parse_noops, "merge_run_limit": self.merge_run_limit,
-                "batch_size": self.batch_size}
+                "batch_size": self.batch_size,
+                "realign": self.realign and not self.errant_compat}
 
     def identity(self) -> dict[str, Any]:
         """What a resumed job must share with the run that died: every option that changes the
