@@ -18,7 +18,13 @@ user + system of the child, model loading included):
 Agreement: the share of the sentence run's edits, as a multiset of (original words, corrected
 words) of annotator 0, that the essay-level run also has.
 
-Usage: ``python bench/bench_essays.py [--langs uk cs] [--max-essays N] [--no-official]``.
+``--paragraphs``: instead, GECCC dev's paragraphs (``geccc/paragraph.input`` and the first
+correction of ``paragraph.gold``, one multi-sentence paragraph per line, raw text: ``-tok``,
+spaCy's ``cs_core_news_sm``) through line-aligned ``errtype-m2``, realigned (the default) and with
+``--no-realign``: the time of each and how many blocks differ.
+
+Usage: ``python bench/bench_essays.py [--langs uk cs] [--max-essays N] [--no-official]
+[--paragraphs [--lines N]]``.
 """
 
 from __future__ import annotations
@@ -124,12 +130,42 @@ def bench(lang: str, max_essays: int | None, official: bool) -> dict[str, Any]:
         return out
 
 
+def paragraphs(lines: int | None) -> dict[str, Any]:
+    """GECCC dev paragraphs, line-aligned, with and without realignment (module docstring)."""
+    src = SHARED / "geccc"
+    orig = (src / "paragraph.input").read_text(encoding="utf-8").splitlines()
+    gold = [x.split("\t")[0] for x in
+            (src / "paragraph.gold").read_text(encoding="utf-8").splitlines()]
+    if lines is not None:
+        orig, gold = orig[:lines], gold[:lines]
+    with tempfile.TemporaryDirectory(prefix="paragraphs-") as tmp:
+        d = Path(tmp)
+        (d / "o.txt").write_text("\n".join(orig) + "\n", encoding="utf-8")
+        (d / "c.txt").write_text("\n".join(gold) + "\n", encoding="utf-8")
+        opts = ["--lang", "cs", *backend("cs"), "-tok", "-orig", str(d / "o.txt"), "-cor",
+                str(d / "c.txt")]
+        out: dict[str, Any] = {"lines": len(orig)}
+        out["realign"] = cli([*opts, "-o", str(d / "re.m2")])
+        out["no-realign"] = cli([*opts, "--no-realign", "-o", str(d / "whole.m2")])
+        a, b = list(read_m2(d / "re.m2")), list(read_m2(d / "whole.m2"))
+        assert len(a) == len(b) == len(orig)
+        out["blocks differing"] = sum(x != y for x, y in zip(a, b, strict=True))
+        out["edits realign"] = sum(not e.is_noop for x in a for e in x.edits)
+        out["edits no-realign"] = sum(not e.is_noop for x in b for e in x.edits)
+        return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--langs", nargs="+", default=["uk", "cs"])
     ap.add_argument("--max-essays", type=int, default=None)
     ap.add_argument("--no-official", action="store_true")
+    ap.add_argument("--paragraphs", action="store_true")
+    ap.add_argument("--lines", type=int, default=None)
     args = ap.parse_args(argv)
+    if args.paragraphs:
+        print(json.dumps(paragraphs(args.lines), indent=1))
+        return 0
     for lang in args.langs:
         print(json.dumps(bench(lang, args.max_essays, not args.no_official), indent=1),
               flush=True)
