@@ -36,8 +36,10 @@ class StreamOptions:
     max_tokens: int | None = None
     parse_noops: bool = False
     merge_run_limit: int = MAX_RULE_RUN
-    #: a pair whose original holds more than one sentence is realigned sentence by sentence
-    realign: bool = False
+    #: ``realign(annotator, orig, cor, starts, lev=, merging=, merge_run_limit=)``: the edits of
+    #: a pair whose original holds more than one sentence (``starts``: its sentence starts),
+    #: e.g. :func:`errtype.essay.pairs.realigned_edits`; None: aligned as one sentence
+    realign: Callable[..., list[Any]] | None = None
 
 
 def normalise(item: Item) -> tuple[Text, list[Text]]:
@@ -223,18 +225,16 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
 
 def _edits(annotator: Annotator, o: Sentence, c: Sentence, options: StreamOptions
            ) -> list[Any]:
-    """The edits of one pair: :meth:`Annotator.annotate`, or with ``options.realign`` and an
+    """The edits of one pair: :meth:`Annotator.annotate`, or ``options.realign``'s for an
     original of more than one sentence (:func:`errtype.document.sentence_starts` on its
-    tokens), realigned sentence by sentence (:func:`errtype.essay.pairs.realigned_edits`),
-    at offsets over the whole pair."""
-    if options.realign and len(o) > 1:
+    tokens), at offsets over the whole pair. (The realigner is passed in: this module is below
+    :mod:`errtype.essay`, which imports the annotator.)"""
+    if options.realign is not None and len(o) > 1:
         from .document import sentence_starts
 
         starts = sentence_starts(o.texts)
         if len(starts) > 1:
-            from .essay.pairs import realigned_edits
-
-            return realigned_edits(annotator, o, c, starts, lev=options.lev,
+            return options.realign(annotator, o, c, starts, lev=options.lev,
                                    merging=options.merging,
                                    merge_run_limit=options.merge_run_limit)
     return annotator.annotate(o, c, options.lev, options.merging, options.merge_run_limit)

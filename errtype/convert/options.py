@@ -47,7 +47,16 @@ class JobOptions:
                 "on_error": self.on_error, "max_tokens": self.max_tokens,
                 "parse_noops": self.parse_noops, "merge_run_limit": self.merge_run_limit,
                 "batch_size": self.batch_size,
-                "realign": self.realign and not self.errant_compat}
+                "realign": self.realigner()}
+
+    def realigner(self) -> Any:
+        """The realigner of multi-sentence pairs (``realign`` and not ``errant_compat``:
+        :func:`errtype.essay.pairs.realigned_edits`), or None."""
+        if not self.realign or self.errant_compat:
+            return None
+        from ..essay.pairs import realigned_edits
+
+        return realigned_edits
 
     def identity(self) -> dict[str, Any]:
         """What a resumed job must share with the run that died: every option that changes the
