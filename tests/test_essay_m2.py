@@ -169,3 +169,40 @@ def test_czech_essay_run_agrees_with_sentence_run(tmp_path: Path) -> None:
     shared_path("geccc", "sentence.m2")
     model = udpipe_model("cs")
     assert agreement(tmp_path, "cs", ["--udpipe-model", model], 20) >= 0.99
+
+
+# --------------------------------------------------------------------------- multi-sentence lines
+
+
+def test_multi_sentence_lines_are_realigned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    from errtype.errant.commands import parallel_to_m2 as dropin
+    from errtype.essay import pairs
+
+    calls: list[int] = []
+    real = pairs.realigned_edits
+
+    def spy(*args: object, **kw: object) -> object:
+        calls.append(1)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pairs, "realigned_edits", spy)
+    o, c = tmp_path / "o.txt", tmp_path / "c.txt"
+    o.write_text("This are a test . He go home .\nOne sentence here .\n", encoding="utf-8")
+    c.write_text("This is a test , he goes home .\nOne sentence there .\n", encoding="utf-8")
+    outs = {}
+    for name, extra in (("re", []), ("whole", ["--no-realign"]), ("compat", ["--errant-compat"])):
+        calls.clear()
+        out = tmp_path / f"{name}.m2"
+        assert cli.main(["-orig", str(o), "-cor", str(c), "-o", str(out), "-q", *extra]) == 0
+        outs[name] = (len(calls), out.read_text(encoding="utf-8"))
+    assert outs["re"][0] == 1  # only the line of two sentences
+    assert outs["whole"][0] == outs["compat"][0] == 0
+    bs = blocks(outs["re"][1])
+    assert len(bs) == 2  # one block per line
+    assert "A 4 6|||R:PUNCT|||, he|||REQUIRED|||-NONE-|||0" in bs[0]
+    assert "A 6 7|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0" in bs[0]  # offsets over the line
+    calls.clear()
+    assert dropin.main(["-orig", str(o), "-cor", str(c), "-out", str(tmp_path / "d.m2"),
+                        "-q"]) == 0
+    assert calls == []  # the ERRANT drop-in aligns the line as one sequence
