@@ -2,8 +2,8 @@
 
 Each parser splits as it can: UDPipe with its model's tokenizer
 (:meth:`errtype.parse.udpipe.UDPipeParser.parse_text`), spaCy where its pipeline sets sentence
-boundaries (a parser, senter or sentencizer: ``doc.sents``,
-:meth:`errtype.parse.spacy.SpacyParser.parse_texts`). Any other parser (the segmenters of
+boundaries (a parser, senter or sentencizer: ``doc.sents``) and where the rule below does
+(:meth:`errtype.parse.spacy.SpacyParser.parse_texts`). Any other parser (the segmenters of
 languages written without spaces, MeCab, a spaCy pipeline without boundaries) tokenises each
 line, which is then cut by errtype's one rule on tokens,
 :func:`errtype.document.sentence_starts` (after ``. ! ? …`` and ``。！？`` unless a lower-case
@@ -40,7 +40,8 @@ def parse_texts(annotator: Any, texts: Sequence[str], corrections: bool = False,
         found = [None] * len(texts)
     todo = [k for k, f in enumerate(found) if f is None]
     if todo:
-        lines = [[line for line in texts[k].splitlines() if line.strip()] for k in todo]
+        lines = [[line.strip() for line in texts[k].splitlines() if line.strip()]
+                 for k in todo]
         flat = [line for ls in lines for line in ls]
         segment = None if tag else getattr(parser, "segment", None)
         parsed = iter([segment(line, True) for line in flat] if segment is not None

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, Literal
 
+from ..document import sentence_starts
 from ..errors import ResourceError
 from ..tokens import Sentence, Token, split_sentence, tokens_from_columns
 from .blas import BlasThreads, default_threads
@@ -218,10 +219,11 @@ class SpacyParser:
 
     def parse_text(self, text: str, tag: bool = True) -> list[Sentence] | None:
         """Raw text (an essay) tokenised by spaCy, split into sentences where the pipeline puts
-        their boundaries (``doc.sents``), one Sentence each; a line break always ends a
-        sentence. None when the pipeline sets no boundaries (:attr:`splits_sentences`). The
-        sentences are always tagged and parsed (finding them takes the pipeline): ``tag`` is
-        ignored."""
+        their boundaries (``doc.sents``) and where errtype's rule on tokens does
+        (:func:`errtype.document.sentence_starts`: a parser misses many boundaries of learner
+        text), one Sentence each; a line break always ends a sentence. None when the pipeline
+        sets no boundaries (:attr:`splits_sentences`). The sentences are always tagged and
+        parsed (finding them takes the pipeline): ``tag`` is ignored."""
         return next(self.parse_texts([text]))
 
     def parse_texts(self, texts: Iterable[str], tag: bool = True
@@ -236,7 +238,8 @@ class SpacyParser:
             return
         it = iter(texts)
         while chunk := list(islice(it, self.batch_size)):
-            lines = [[line for line in t.splitlines() if line.strip()] for t in chunk]
+            lines = [[line.strip() for line in t.splitlines() if line.strip()]
+                     for t in chunk]
             docs = iter(self.process([self.nlp.make_doc(line) for ls in lines for line in ls]))
             for ls in lines:
                 out: list[Sentence] = []
@@ -244,9 +247,11 @@ class SpacyParser:
                     doc = next(docs)
                     if not len(doc):
                         continue
-                    starts = [i for i, s in enumerate(doc.to_array([SENT_START]).tolist())
-                              if s == 1]
-                    out.extend(split_sentence(doc_to_sentence(doc), starts))
+                    sent = doc_to_sentence(doc)
+                    starts = {i for i, s in enumerate(doc.to_array([SENT_START]).tolist())
+                              if s == 1}
+                    out.extend(split_sentence(sent, sorted(starts.union(
+                        sentence_starts(sent.texts)))))
                 yield out
 
     def parse_many(self, texts: Iterable[str], tokenize: bool = False) -> Iterator[Sentence]:

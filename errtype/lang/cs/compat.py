@@ -8,7 +8,7 @@ lists were checked against the types the Czech ERRANT gave GECCC dev edits.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -72,3 +72,21 @@ class UD25Compat:
     def parse_many(self, texts: Iterable[str], tokenize: bool = False) -> Iterator[Sentence]:
         for s in self.parser.parse_many(texts, tokenize):
             yield to_ud25(s)
+
+    def parse_texts(self, texts: Sequence[str], tag: bool = True
+                    ) -> Iterator[list[Sentence] | None]:
+        """The wrapped parser's sentences of each raw text (``parse_texts`` or ``parse_text``;
+        None where it has neither, or cannot split), those it tagged mapped by
+        :func:`to_ud25` (untagged ones are mapped when :meth:`parse_many` tags them)."""
+        many = getattr(self.parser, "parse_texts", None)
+        one = getattr(self.parser, "parse_text", None)
+        found: Iterable[list[Sentence] | None]
+        if many is not None:
+            found = many(texts, tag)
+        elif one is not None:
+            found = (one(t, tag) for t in texts)
+        else:
+            found = (None for _ in texts)
+        for sents in found:
+            yield None if sents is None else [
+                to_ud25(s) if any(t.pos for t in s) else s for s in sents]
