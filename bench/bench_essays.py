@@ -149,7 +149,8 @@ def paragraphs(lines: int | None) -> dict[str, Any]:
         out["no-realign"] = cli([*opts, "--no-realign", "-o", str(d / "whole.m2")])
         a, b = list(read_m2(d / "re.m2")), list(read_m2(d / "whole.m2"))
         assert len(a) == len(b) == len(orig)
-        out["blocks differing"] = sum(x != y for x, y in zip(a, b, strict=True))
+        out["blocks differing"] = sum((x.source, x.edits) != (y.source, y.edits)
+                                     for x, y in zip(a, b, strict=True))
         out["edits realign"] = sum(not e.is_noop for x in a for e in x.edits)
         out["edits no-realign"] = sum(not e.is_noop for x in b for e in x.edits)
         return out
