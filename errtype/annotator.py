@@ -153,7 +153,8 @@ class Annotator:
                         on_error: str = "fail", max_tokens: int | None = None,
                         parse_noops: bool = False, merge_run_limit: int = MAX_RULE_RUN,
                         transform: Callable[[Annotation, Any], Any] | None = None,
-                        pretokenised: bool = False) -> Iterator[Any]:
+                        pretokenised: bool = False,
+                        realign: Callable[..., list[Edit]] | None = None) -> Iterator[Any]:
         """Annotate items ``(orig, cor)`` or ``(orig, [cor, ...])`` lazily; one Annotation per
         item, in input order. Strings are parsed in batches; Sentences are used as they are.
 
@@ -177,13 +178,17 @@ class Annotator:
         only strings cross process boundaries. ``pretokenised``: strings are tokens separated
         by spaces in every language (a language written without spaces segments them
         otherwise, whatever ``tokenize`` says), e.g. characters scored as tokens.
+        ``realign`` (e.g. :func:`errtype.essay.pairs.realigned_edits`): an item whose original
+        holds more than one sentence is aligned sentence by sentence by it (edits still at
+        offsets over the item), in time linear in its length; a one-sentence original is
+        unaffected.
         """
         _check_merging(merging, merge_run_limit)
         if on_error not in ("fail", "skip"):
             raise ValueError(f"on_error must be 'fail' or 'skip', not {on_error!r}")
         tokenize = not pretokenised and (tokenize or not self.language.spaced)
         options = StreamOptions(lev, merging, tokenize, on_error, max_tokens, parse_noops,
-                                merge_run_limit)
+                                merge_run_limit, realign)
         return annotate_batches(self, items, options, batch_size, jobs, transform)
 
 

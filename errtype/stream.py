@@ -36,6 +36,10 @@ class StreamOptions:
     max_tokens: int | None = None
     parse_noops: bool = False
     merge_run_limit: int = MAX_RULE_RUN
+    #: ``realign(annotator, orig, cor, starts, lev=, merging=, merge_run_limit=)``: the edits of
+    #: a pair whose original holds more than one sentence (``starts``: its sentence starts),
+    #: e.g. :func:`errtype.essay.pairs.realigned_edits`; None: aligned as one sentence
+    realign: Callable[..., list[Any]] | None = None
 
 
 def normalise(item: Item) -> tuple[Text, list[Text]]:
@@ -202,8 +206,7 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
                 is_noop = o.texts == c.texts
                 ann.noop.append(is_noop)
                 if not alternatives:
-                    ann.edits.append([] if is_noop else annotator.annotate(
-                        o, c, options.lev, options.merging, options.merge_run_limit))
+                    ann.edits.append([] if is_noop else _edits(annotator, o, c, options))
                     continue
                 seqs = [[]] if is_noop else annotator.annotate_alternatives(
                     o, c, options.lev, options.merging, options.merge_run_limit)
@@ -218,6 +221,23 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
             ann = skipped(orig, cors, reason)
         results[k] = ann
     return results  # type: ignore[return-value]
+
+
+def _edits(annotator: Annotator, o: Sentence, c: Sentence, options: StreamOptions
+           ) -> list[Any]:
+    """The edits of one pair: :meth:`Annotator.annotate`, or ``options.realign``'s for an
+    original of more than one sentence (:func:`errtype.document.sentence_starts` on its
+    tokens), at offsets over the whole pair. (The realigner is passed in: this module is below
+    :mod:`errtype.essay`, which imports the annotator.)"""
+    if options.realign is not None and len(o) > 1:
+        from .document import sentence_starts
+
+        starts = sentence_starts(o.texts)
+        if len(starts) > 1:
+            return options.realign(annotator, o, c, starts, lev=options.lev,
+                                   merging=options.merging,
+                                   merge_run_limit=options.merge_run_limit)
+    return annotator.annotate(o, c, options.lev, options.merging, options.merge_run_limit)
 
 
 def _resolved(x: Text, parsed: dict[str, Sentence | Exception]) -> Sentence:

@@ -108,15 +108,6 @@ def add_unit_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -
                              "characters); default: token")
 
 
-def add_realign_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """``--no-realign``: MultiGEC Markdown essays aligned whole (:mod:`errtype.score.essays`)."""
-    parser.add_argument("--no-realign", dest="realign", action="store_false", default=True,
-                        help="MultiGEC Markdown essays (--src/--ref/--hyp .md, told by content): "
-                             "align each correction with the whole essay as one sentence and "
-                             "score whole essays as lines, instead of realigning sentence by "
-                             "sentence (docs/essays.md)")
-
-
 def positive_int(text: str) -> int:
     """An argparse type: an integer of at least 1."""
     n = int(text)
@@ -134,6 +125,15 @@ def add_max_tokens_option(parser: argparse.ArgumentParser | argparse._ArgumentGr
     parser.add_argument("--max-tokens", type=positive_int, default=None, metavar="N",
                         help=f"skip (and report) {what} longer than N tokens ({note}; "
                              "default: no limit)")
+
+
+def add_realign_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+                       what: str = "an essay") -> None:
+    """``--no-realign``: align ``what`` as one sentence instead of realigning its sentences
+    (:mod:`errtype.essay.realign`), every command alike; sets ``args.realign``."""
+    parser.add_argument("--no-realign", dest="realign", action="store_false",
+                        help=f"align {what} as one sentence (the old, quadratic behaviour) "
+                             "instead of sentence by sentence with realignment (default)")
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:

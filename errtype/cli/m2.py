@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
@@ -12,6 +13,7 @@ from .common import (
     add_backend_options,
     add_encoding_option,
     add_max_tokens_option,
+    add_realign_option,
     backend_options,
     language_options,
     new_parser,
@@ -37,7 +39,8 @@ FORMATS = ("m2", "jsonl", "tsv", "parquet")
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     p = new_parser(
         prog,
-        "Extract and type edits. Parallel mode: -orig F -cor F [F ...] -o F, or "
+        "Extract and type edits. Parallel mode: -orig F -cor F [F ...] -o F (one sentence "
+        "per line, or MultiGEC Markdown essays, recognised by their content), or "
         "pre-parsed: --conllu-orig F --conllu-cor F [F ...] -o F, or ChERRANT's parallel "
         "format: --para F -o F. M2 mode: (-gold | -auto) M2_FILE -o F.")
     p.add_argument("m2_file", nargs="?", type=m2_input(TEXT_NOT_M2),
@@ -46,9 +49,11 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     mode.add_argument("-gold", action="store_true", help="re-type the gold edits of M2_FILE")
     mode.add_argument("-auto", action="store_true", help="re-extract edits from M2_FILE")
     p.add_argument(*spellings("orig"), dest="orig", type=text_input(M2_NOT_TEXT),
-                   help="original text, one sentence per line")
+                   help="original text, one sentence per line, or MultiGEC Markdown essays "
+                        "('### essay_id = ID' headers; found by content, whatever the name)")
     p.add_argument(*spellings("cor"), dest="cor", nargs="+", type=text_input(M2_NOT_TEXT),
-                   help="corrected text file(s), one per annotator")
+                   help="corrected text file(s), one per annotator (Markdown essays, matched "
+                        "by id, when -orig is Markdown)")
     p.add_argument("--para", metavar="F", type=text_input(M2_NOT_TEXT),
                    help="ChERRANT's parallel file: id<TAB>source<TAB>reference 1<TAB>reference "
                         "2 ... (any number of references, none included), one block per line")
@@ -58,8 +63,15 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                    help="corrected sentences as CoNLL-U, one file per annotator (same number "
                         "of sentences as --conllu-orig)")
     p.add_argument(*spellings("out"), dest="out", required=True, type=OUTPUT, metavar="FILE",
-                   help="output M2 file ('-' = standard output; -out is ERRANT's spelling)")
-    p.add_argument("-tok", action="store_true", help="tokenise the text with the parser")
+                   help="output M2 file ('-' = standard output; -out is ERRANT's spelling); a "
+                        "name ending in .md writes the first annotator's corrected text as "
+                        "MultiGEC Markdown instead (errtype convert m2-to-multigec)")
+    p.add_argument("-tok", action="store_true",
+                   help="tokenise the text with the parser (Markdown essays always are)")
+    p.add_argument("--unit", choices=("essay", "sentence"), default=None,
+                   help="Markdown essays: one M2 block per essay, its tokens on one S line "
+                        "(default), or one per sentence-level unit of the realignment")
+    add_realign_option(p, "a Markdown essay, or a line of more than one sentence,")
     p.add_argument("-lev", action="store_true", help="plain Levenshtein alignment")
     p.add_argument("-merge", choices=STRATEGIES, default="rules",
                    help="merging strategy (default: rules)")
@@ -112,6 +124,10 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     if error:
         parser.error(error)
     parallel = args.orig is not None
+    essays = parallel and _essay_input(args, parser)
+    error = _check_essay_options(args, essays)
+    if error:
+        parser.error(error)
     conllu = args.conllu_orig is not None
     para = args.para is not None
     state = {"done": 0, "total": None}
@@ -131,7 +147,11 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
 
             get_language(args.lang, **language_options(args))
         # input problems found without reading the data are reported before the model loads
-        if parallel:
+        if essays:
+            from ..essay.multigec import read_multigec
+
+            state["total"] = len(read_multigec(args.orig, args.encoding_errors))
+        elif parallel:
             state["total"] = check_line_counts([args.orig, *args.cor])
         elif para:
             from ..textio import count_lines
@@ -168,6 +188,11 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
                 from ..convert import para_to_m2
 
                 report = para_to_m2(annotator, args.para, args.out, options, progress=tick)
+            elif essays:
+                from ..convert.essays import essays_to_m2
+
+                report = essays_to_m2(annotator, args.orig, args.cor, args.out, options,
+                                      progress=tick)
             elif parallel:
                 report = parallel_to_m2(annotator, args.orig, args.cor, args.out, options,
                                         progress=tick)
@@ -177,7 +202,10 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         return 0
 
     def tabled() -> int:
-        """``body``, its M2 written to a temporary file and turned into ``--format``."""
+        """``body``, its M2 written to a temporary file and turned into ``--format`` (or, for
+        an output ending in ``.md``, into MultiGEC Markdown)."""
+        if _markdown_out(args):
+            return _to_markdown(args, body, essays, prog)
         if args.format == "m2":
             return body()
         import os
@@ -214,6 +242,83 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
                 "continue")
 
     return run(prog, tabled, note, kept, args=args)
+
+
+def _essay_input(args: argparse.Namespace, parser: argparse.ArgumentParser) -> bool:
+    """Whether -orig/-cor are MultiGEC Markdown essays (by content); a usage error when only
+    some of the files are."""
+    from ..essay.multigec import is_multigec
+
+    if not args.cor or args.orig == "-":
+        return False
+    orig = is_multigec(args.orig)
+    for cor in args.cor:
+        if cor != "-" and is_multigec(cor) != orig:
+            parser.error(f"{args.orig} is {'' if orig else 'not '}MultiGEC Markdown but {cor} "
+                         f"is{' not' if orig else ''}: give every -orig/-cor file in one format "
+                         "(Markdown essays matched by id, or text with one sentence per line)")
+        if cor == "-" and orig:
+            parser.error("MultiGEC Markdown corrections must be files, not standard input")
+    return orig
+
+
+def _check_essay_options(args: argparse.Namespace, essays: bool) -> str | None:
+    """The usage error of options that do not fit (or need) Markdown essay input."""
+    if not essays:
+        if args.unit is not None:
+            return "--unit applies to MultiGEC Markdown essays (-orig/-cor .md files)"
+        return None
+    if args.dask:
+        return "--dask runs text with one sentence per line, not Markdown essays"
+    if args.max_tokens is not None:
+        return "--max-tokens does not apply to Markdown essays (they are realigned sentence " \
+               "by sentence; --no-realign aligns each as one sentence)"
+    if args.errant_noop or args.errant_compat:
+        return "--errant-noop/--errant-compat do not apply to Markdown essays (ERRANT has no " \
+               "essay input)"
+    return None
+
+
+def _markdown_out(args: argparse.Namespace) -> bool:
+    return isinstance(args.out, str) and args.out != "-" and args.out.lower().endswith(".md")
+
+
+def _to_markdown(args: argparse.Namespace, body: Callable[[], int], essays: bool,
+                 prog: str) -> int:
+    """``body`` writing M2 to a temporary file, then annotator 0's corrected essays written to
+    ``args.out`` as MultiGEC Markdown by :func:`errtype.convert.multigec.m2_to_multigec` (essay
+    ids from the orig file for Markdown input, else 1..n; a block without annotator 0 leaves
+    its essay out, as the correction file did)."""
+    import os
+
+    from ..convert.multigec import m2_to_multigec, read_ids
+    from ..textio import sibling_temporary
+
+    if args.format != "m2":
+        raise InputError(f"an output ending in .md is MultiGEC Markdown, not --format "
+                         f"{args.format}", path=args.out)
+    if args.unit == "sentence":
+        raise InputError("-o X.md writes one essay per M2 block: use --unit essay",
+                         path=args.out)
+    if args.resume:
+        raise InputError("--resume writes M2: resume to OUT.m2, then errtype convert "
+                         "m2-to-multigec OUT.m2 -o OUT.md", path=args.out)
+    out = args.out
+    fd, tmp = sibling_temporary(out, ".m2.tmp")
+    os.close(fd)
+    try:
+        args.out = tmp
+        code = body()
+        args.out = out
+        ids = read_ids(args.orig, args.encoding_errors) if essays else None
+        written, left = m2_to_multigec(tmp, out, ids=ids, encoding_errors=args.encoding_errors)
+    finally:
+        args.out = out
+        os.unlink(tmp)
+    if not args.quiet:
+        print(f"{prog}: wrote {written} essays as MultiGEC Markdown"
+              + (f" ({left} without annotator 0 left out)" if left else ""), file=sys.stderr)
+    return code
 
 
 def _check_modes(args: argparse.Namespace) -> str | None:
@@ -276,7 +381,8 @@ def job_options(args: argparse.Namespace) -> JobOptions:
         batch_size=args.batch_size, errant_noop=args.errant_noop or args.errant_compat,
         errant_compat=args.errant_compat, encoding_errors=args.encoding_errors,
         jobs=args.jobs, resume=args.resume, mode="gold" if args.gold else "auto",
-        minimise=not args.no_min, old_cats=args.old_cats)
+        minimise=not args.no_min, old_cats=args.old_cats, realign=args.realign,
+        unit=args.unit or "essay")
 
 
 def _run_dask(args: argparse.Namespace, options: JobOptions, state: dict,
@@ -295,6 +401,12 @@ def _run_dask(args: argparse.Namespace, options: JobOptions, state: dict,
                                      partition_size=args.partition_size, progress=tick)
     _print_report(args, report, prog)
     return 0
+
+
+def errant_main(argv: list[str] | None = None) -> int:
+    """The ERRANT drop-in commands (``errant_parallel``, ``errant_m2``): :func:`main` aligning a
+    line of several sentences as one sequence, as ERRANT does (``--no-realign``)."""
+    return main(["--no-realign", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

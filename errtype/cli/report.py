@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(gec-metrics' attributors)")
     add_edit_gold_options(a)
     add_unit_option(p)
-    add_realign_option(p)
+    add_realign_option(p, "each MultiGEC Markdown essay (--src/--ref/--hyp .md)")
     p.add_argument("--no-maxmatch", action="store_true", help="skip MaxMatch")
     p.add_argument("--no-gleu", action="store_true", help="skip GLEU")
     p.add_argument("-q", "--quiet", action="store_true",

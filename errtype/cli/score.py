@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the same metrics: model weights in float32 (default: the reference "
                         "scores) or bfloat16/float16 (faster on a GPU)")
     add_unit_option(g)
-    add_realign_option(g)
+    add_realign_option(g, "each MultiGEC Markdown essay (--src/--ref/--hyp .md)")
     c = p.add_argument_group("errant and cherrant (errant_compare's and ChERRANT's options)")
     c.add_argument("--cat", type=int, choices=[1, 2, 3], default=None,
                    help="per-type scores: 1 operation (M, R, S, W / M, R, U), 2 the type without "

@@ -15,8 +15,11 @@ first ``skip`` items (an item is ``(orig, [cor, ...])`` strings or Sentences; ``
 errors and the report name), then ``run_job(annotator, Job("kind", [files], read, path=file),
 out, resolve(options, overrides), progress)``. A kind whose blocks are not one annotation each
 passes ``fmt`` (called in the workers with ``errant_noop=`` and ``dialect=``, returning a
-:class:`~errtype.convert.output.Formatted`). New options are fields of
-:class:`~errtype.convert.options.JobOptions`, set once in :func:`errtype.cli.m2.job_options`.
+:class:`~errtype.convert.output.Formatted`). A kind whose items are not annotated by
+:meth:`~errtype.Annotator.annotate_stream` at all (essays: :mod:`errtype.convert.essays`) passes
+``annotate``: items in, one :class:`~errtype.convert.output.Formatted` per item out, in order.
+New options are fields of :class:`~errtype.convert.options.JobOptions`, set once in
+:func:`errtype.cli.m2.job_options`.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import m2
 from ..errors import AnnotationError, InputError
@@ -42,6 +45,8 @@ __all__ = ["Job", "checked", "format_annotation", "job_sink", "join", "run_job",
 
 #: ``formatter(annotation, item, errant_noop=..., dialect=...)``: an item's M2 block
 Formatter = Callable[..., Formatted]
+#: ``annotate(items)``: each item's :class:`Formatted` block(s), in order
+Annotate = Callable[[Iterable[Any]], Iterator[Formatted]]
 
 
 def format_annotation(ann: Annotation, item: Item, errant_noop: bool = False,
@@ -119,15 +124,19 @@ def failed(exc: AnnotationError, line: int | None) -> InputError:
 def write_m2_stream(annotator: Annotator, items: Iterable[Item], sink: _Sink,
                     line_of: Callable[[int], int | None], options: JobOptions, *,
                     cor_paths: Sequence[PathLike] | None = None,
-                    fmt: Formatter | None = None) -> None:
+                    fmt: Formatter | None = None,
+                    annotate: Annotate | None = None) -> None:
     """Annotate ``items`` as ``options`` say (blocks are formatted in the workers, by ``fmt``,
     default :func:`format_annotation`) and put their M2 blocks into ``sink`` in order.
 
     ``line_of(k)`` locates item ``k`` (called once per item, in order, and for a failed item);
     ``cor_paths`` name the correction files in errors about a correction M2 cannot express.
+    ``annotate``: the step that annotates and formats the items instead of
+    :meth:`~errtype.Annotator.annotate_stream` (``fmt`` is then not used).
     """
-    stream = annotator.annotate_stream(items, transform=formatter(annotator, options, fmt),
-                                       jobs=options.jobs, **options.stream())
+    stream = annotate(items) if annotate is not None else annotator.annotate_stream(
+        items, transform=formatter(annotator, options, fmt), jobs=options.jobs,
+        **options.stream())
     try:
         for k, result in enumerate(stream):
             line = line_of(k) or k + 1
@@ -153,6 +162,8 @@ class Job:
     path: PathLike | None = None
     #: an item's M2 block (default :func:`format_annotation`), called where it was annotated
     fmt: Formatter | None = None
+    #: the items' annotation and formatting, instead of ``annotate_stream`` and ``fmt``
+    annotate: Annotate | None = None
 
 
 @contextlib.contextmanager
@@ -187,7 +198,7 @@ def run_job(annotator: Annotator, job: Job, out: PathLike, options: JobOptions,
     try:
         with job_sink(annotator, job, out, options, report) as sink:
             write_m2_stream(annotator, items(sink.done), sink, lines.pop, options,
-                            cor_paths=job.cor_paths, fmt=job.fmt)
+                            cor_paths=job.cor_paths, fmt=job.fmt, annotate=job.annotate)
     except InputError as exc:
         if job.path is not None and exc.path is None and exc.line is not None:
             raise InputError(exc.reason, path=str(job.path), line=exc.line) from exc.__cause__

@@ -35,6 +35,10 @@ class JobOptions:
     mode: str = "gold"  #: M2 input: -gold (re-type the edits) or -auto (re-extract them)
     minimise: bool = True  #: M2 input, -gold: minimise the edits (-no_min: False)
     old_cats: bool = False  #: M2 input, -gold: keep the old types (-old_cats)
+    #: --no-realign: False (an essay, or a line of several sentences, aligned as one sentence;
+    #: also under --errant-compat)
+    realign: bool = True
+    unit: str = "essay"  #: --unit: essays as one block each, or one per sentence unit
 
     def stream(self) -> dict[str, Any]:
         """The keyword arguments of :meth:`errtype.Annotator.annotate_stream` (``jobs`` is the
@@ -42,7 +46,17 @@ class JobOptions:
         return {"lev": self.lev, "merging": self.merging, "tokenize": self.tokenize,
                 "on_error": self.on_error, "max_tokens": self.max_tokens,
                 "parse_noops": self.parse_noops, "merge_run_limit": self.merge_run_limit,
-                "batch_size": self.batch_size}
+                "batch_size": self.batch_size,
+                "realign": self.realigner()}
+
+    def realigner(self) -> Any:
+        """The realigner of multi-sentence pairs (``realign`` and not ``errant_compat``:
+        :func:`errtype.essay.pairs.realigned_edits`), or None."""
+        if not self.realign or self.errant_compat:
+            return None
+        from ..essay.pairs import realigned_edits
+
+        return realigned_edits
 
     def identity(self) -> dict[str, Any]:
         """What a resumed job must share with the run that died: every option that changes the

@@ -1,8 +1,9 @@
 """ERRANT 3.0.2's ``errant.commands.m2_to_m2`` (the ``errant_m2`` command): ``main``,
 ``parse_args``, ``simplify_edits``, ``get_cor_and_edits`` and ``noop_edit``.
 
-``main`` is ``errtype-m2`` (``m2_file -out OUT (-gold | -auto) [-no_min] [-old_cats] [-lev]
-[-merge ...]``, errtype's defaults; ``--errant-compat`` for ERRANT's M2 handling). The helpers
+``main`` is ``errtype-m2 --no-realign`` (``m2_file -out OUT (-gold | -auto) [-no_min]
+[-old_cats] [-lev] [-merge ...]``, errtype's defaults, a block of several sentences aligned as one
+sequence as ERRANT does; ``--errant-compat`` for ERRANT's M2 handling). The helpers
 take and return what ERRANT's do: ``simplify_edits`` groups an M2 block's edit lines by
 annotator id as ``[start, end, type, correction]``; ``get_cor_and_edits`` applies them with
 ERRANT's rules (:data:`errtype.m2.ERRANT`: sorted by span, corrections literal, detection edits
@@ -16,7 +17,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from ...cli.m2 import build_parser, main
+from ...cli.m2 import build_parser
+from ...cli.m2 import errant_main as main
 from ...edit import noop_m2
 from ...m2 import ERRANT, M2Edit, _parse_a_line, apply_edits
 
