@@ -1,0 +1,193 @@
+"""The meta-evaluation protocol of Napoles et al. (TACL 2019, "Enabling Robust Grammatical Error
+Correction in New Domains"), for any registry metric.
+
+Per domain: the real systems and synthetic hybrids of them (:mod:`.hybrid`) are the points; each
+point has a human score (its sentences' mean human score) and a metric score (the corpus score of
+its sentences). The protocol reports Pearson r and Spearman ρ over the points with a seeded
+bootstrap (100 resamples of the points; percentile interval), the Williams test between metrics
+(:mod:`.williams`), and for an F-measure the correlations over a β sweep (0-2).
+
+A metric is seen through a :class:`~.hybrid.SentenceView` (:func:`metric_view`):
+
+* ``counts``: sentences carrying ``tp``/``fp``/``fn`` (errant, maxmatch/m2, ...): the F-beta of
+  the summed counts. A multi-reference scorer picks each sentence's reference by the running
+  corpus totals of the real system; a hybrid keeps each sentence's pick.
+* ``categories`` (``average="categories"``, ERRANT as Napoles et al. report it): the mean
+  F-beta over ERRANT's error categories (M:/R:/U: merged; a category counts where the points'
+  sentences have any tp/fp/fn of it).
+* ``statistics``: a metric whose scorer has ``statistics()`` (GLEU): the hybrid's per-sentence
+  n-gram statistics, scored by the metric itself.
+* ``rescore``: any other metric scores each hybrid's hypotheses anew (slow for a slow metric).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..common import prf
+from ..registry import ScoreInput, describe
+from .correlation import _summary, pearson, spearman
+from .hybrid import Hybrid, SentenceView
+
+__all__ = ["BETAS", "beta_sweep", "correlate", "f_measure", "metric_view", "points_scores"]
+
+#: the β sweep: 0 to 2 in steps of 0.1
+BETAS = tuple(round(0.1 * k, 1) for k in range(21))
+OPERATIONS = ("M:", "R:", "U:")
+
+
+def f_measure(metric: Any) -> bool:
+    """Whether a metric is an F-measure (it takes a ``beta``)."""
+    return isinstance(getattr(metric, "beta", None), (int, float))
+
+
+def _counts_aggregate(beta: float) -> Callable[[list[Any]], float]:
+    def agg(items: list[Any]) -> float:
+        tp = fp = fn = 0.0
+        for a, b, c in items:
+            tp += a
+            fp += b
+            fn += c
+        return prf(tp, fp, fn, beta)[2]
+
+    return agg
+
+
+def _category(etype: str) -> str:
+    return etype[2:] if etype[:2] in OPERATIONS else etype
+
+
+def _categories_aggregate(beta: float) -> Callable[[list[Any]], float]:
+    def agg(items: list[Any]) -> float:
+        total: dict[str, list[float]] = {}
+        for per_type in items:
+            for cat, (a, b, c) in per_type.items():
+                t = total.setdefault(cat, [0.0, 0.0, 0.0])
+                t[0] += a
+                t[1] += b
+                t[2] += c
+        fs = [prf(a, b, c, beta)[2] for a, b, c in total.values() if a or b or c]
+        return sum(fs) / len(fs) if fs else 0.0
+
+    return agg
+
+
+def _merged_types(types: Mapping[str, Sequence[float]]) -> dict[str, tuple[float, ...]]:
+    out: dict[str, list[float]] = {}
+    for etype, counts in types.items():
+        t = out.setdefault(_category(etype), [0.0, 0.0, 0.0])
+        for k in range(3):
+            t[k] += counts[k]
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def metric_view(metric: Any, inputs: Sequence[ScoreInput], average: str = "micro"
+                ) -> SentenceView:
+    """The :class:`SentenceView` of a configured registry metric over the real systems'
+    :class:`ScoreInput` s (``suite.inputs(metric)``). ``average="categories"`` gives an
+    ERRANT-typed metric as the mean F over error categories (see the module docstring)."""
+    if average not in ("micro", "categories"):
+        raise ValueError(f"unknown average {average!r} (micro, categories)")
+    scorer = getattr(metric, "scorer", None)
+    gleu_like = callable(scorer) and hasattr(scorer(), "statistics")
+    if gleu_like:
+        return _statistics_view(metric, inputs)
+    results = {d.name: metric.score(d) for d in inputs}
+    first = next(iter(results.values()))
+    sents = first.sentences
+    beta = float(getattr(metric, "beta", 0.5))
+    if sents and all(k in sents[0] for k in ("tp", "fp", "fn")):
+        if average == "categories":
+            if "types" not in sents[0]:
+                raise ValueError(f"{metric.name} gives no error types per sentence, so no "
+                                 f"category average")
+            return SentenceView({n: [_merged_types(s["types"]) for s in r.sentences]
+                                 for n, r in results.items()},
+                                _categories_aggregate(beta), "categories")
+        return SentenceView({n: [(s["tp"], s["fp"], s["fn"]) for s in r.sentences]
+                             for n, r in results.items()}, _counts_aggregate(beta), "counts")
+    if average == "categories":
+        raise ValueError(f"{metric.name} gives no tp/fp/fn per sentence, so no category average")
+    return _rescore_view(metric, inputs)
+
+
+def _statistics_view(metric: Any, inputs: Sequence[ScoreInput]) -> SentenceView:
+    from ..extract import gold_references
+
+    scorer = metric.scorer()
+    scorer.sentence_level = False
+    base = inputs[0]
+    refs = (base.references if base.references is not None
+            else gold_references(base.gold, getattr(metric, "missing", "first")))
+    memo: dict[Any, Any] = {}
+    items = {d.name: scorer.statistics(list(d.sources or []), refs, list(d.hypotheses), memo)
+             for d in inputs}
+    n = len(base.hypotheses)
+    blank: list[list[str]] = [[] for _ in range(n)]
+    blank_refs = [blank] * len(refs)
+    key = describe(metric).main
+
+    def agg(rows: list[Any]) -> float:
+        res = scorer.score(blank, blank_refs, blank, statistics=rows)
+        return float(res.corpus[key or next(iter(res.corpus))])
+
+    return SentenceView(items, agg, "statistics")
+
+
+def _rescore_view(metric: Any, inputs: Sequence[ScoreInput]) -> SentenceView:
+    base = inputs[0]
+    key = describe(metric).main
+    has_blocks = all(d.hyp_blocks is not None for d in inputs)
+    items = {d.name: list(zip(d.hypotheses, d.hyp_blocks if has_blocks else d.hypotheses,
+                              strict=True)) for d in inputs}
+
+    def agg(rows: list[Any]) -> float:
+        data = ScoreInput(base.gold, [h for h, _ in rows],
+                          [b for _, b in rows] if has_blocks else None, base.sources,
+                          name="<hybrid>", references=base.references)
+        res = metric.score(data)
+        return float(res.corpus[key or next(iter(res.corpus))])
+
+    return SentenceView(items, agg, "rescore")
+
+
+def points_scores(view: SentenceView, systems: Sequence[str], hybrids: Sequence[Hybrid]
+                  ) -> list[float]:
+    """The metric's score of every point: the real systems, then the hybrids."""
+    return [view.score(s) for s in systems] + [view.score(h) for h in hybrids]
+
+
+def correlate(metric: Sequence[float], human: Sequence[float], samples: int = 100,
+              seed: int = 0, confidence: float = 0.95) -> dict[str, Any]:
+    """Pearson r and Spearman ρ over the points, with a bootstrap: ``samples`` resamples of the
+    points (with replacement, seeded), reported as mean, standard deviation and percentile
+    interval around the full-data value."""
+    n = len(human)
+    if len(metric) != n:
+        raise ValueError(f"{len(metric)} metric scores for {n} human scores")
+    rng = random.Random(seed)
+    rs: list[float] = []
+    rhos: list[float] = []
+    for _ in range(samples):
+        idx = [rng.randrange(n) for _ in range(n)]
+        m = [metric[i] for i in idx]
+        h = [human[i] for i in idx]
+        rs.append(pearson(m, h))
+        rhos.append(spearman(m, h))
+    return {"pearson": _summary(rs, pearson(metric, human), confidence),
+            "spearman": _summary(rhos, spearman(metric, human), confidence),
+            "points": n, "samples": samples, "seed": seed, "confidence": confidence}
+
+
+def beta_sweep(view_at: Callable[[float], SentenceView], systems: Sequence[str],
+               hybrids: Sequence[Hybrid], human: Sequence[float],
+               betas: Sequence[float] = BETAS) -> list[dict[str, float]]:
+    """r and ρ of an F-measure at each β (``view_at(beta)``: the metric's view with that β,
+    so a scorer that picks references or edits by F-beta picks them at that β)."""
+    out = []
+    for b in betas:
+        vals = points_scores(view_at(b), systems, hybrids)
+        out.append({"beta": b, "pearson": pearson(vals, human), "spearman": spearman(vals, human)})
+    return out
