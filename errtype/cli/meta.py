@@ -351,52 +351,14 @@ def _write_plots(folder: Path, res: dict[str, Any]) -> list[Path]:
     return out
 
 
-def _gmeg_metrics(specs: list[str], options: list[str]) -> list[tuple[str, Any]]:
-    """(label, configured metric) per ``NAME[:KEY=VALUE,...]`` entry, with the -O settings of its
-    metric; every value checked before any work."""
-    from ..score.options import check_settings, declared_options, parse_value
-    from ..score.registry import factory_of, get_metric
-
-    common: dict[str, dict[str, tuple[str, str]]] = {}
-    for opt in options:
-        key, sep, val = opt.partition("=")
-        name, dot, field = key.partition(".")
-        if not sep or not dot or not field:
-            raise InputError(f"-O expects METRIC.KEY=VALUE, got {opt!r}")
-        if name not in {s.partition(":")[0] for s in specs}:
-            raise InputError(f"-O {opt}: {name!r} is not one of the metrics asked for "
-                             f"({', '.join(specs)})")
-        common.setdefault(name, {})[field] = (val, f"-O {opt}")
-    out = []
-    for spec in dict.fromkeys(specs):
-        name, _, rest = spec.partition(":")
-        try:
-            factory = factory_of(name)
-        except KeyError as exc:
-            raise InputError(f"metric {name}: {exc}") from None
-        given = dict(common.get(name, {}))
-        for part in filter(None, rest.split(",")):
-            field, sep, val = part.partition("=")
-            if not sep:
-                raise InputError(f"metric {spec}: expected KEY=VALUE after ':', got {part!r}")
-            given[field.strip()] = (val, f"--metric {spec}")
-        specs_of = declared_options(factory) or {}
-        settings = {k: parse_value(specs_of.get(k), v) for k, (v, _) in given.items()}
-        settings = check_settings(name, factory, settings, {k: w for k, (_, w) in given.items()})
-        try:
-            out.append((spec, get_metric(name, **settings)))
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"metric {spec}: {exc}") from None
-    return out
-
-
 def _cmd_gmeg(args: argparse.Namespace) -> int:
     from ..score.meta import gmeg as gm
+    from ..score.meta.protocol import build_metrics
 
     for opt, v, low in (("--synthetic", args.synthetic, 0), ("--samples", args.samples, 0)):
         if v < low:
             raise InputError(f"{opt} must be at least {low}")
-    metrics = _gmeg_metrics(args.metrics or ["errant", "m2", "gleu"], args.option)
+    metrics = build_metrics(args.metrics or ["errant", "m2", "gleu"], args.option)
     domains = args.domain or list(DOMAINS)
     read = []
     for d in domains:
@@ -424,7 +386,7 @@ def _cmd_gmeg(args: argparse.Namespace) -> int:
     settings = {"split": args.split, "synthetic": args.synthetic, "share": "0.1-0.9",
                 "samples": args.samples, "seed": args.seed, "errant": args.average}
     sig = signature("meta-gmeg", settings)
-    print(sig)
+    print(sig, file=sys.stderr if args.tsv else sys.stdout)
     if args.json:
         clean = json.loads(json.dumps(results, default=str),
                            parse_constant=lambda c: None)  # nan -> null

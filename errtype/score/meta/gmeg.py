@@ -156,15 +156,16 @@ class Prepared:
 
 
 def prepare(gm: GmegDomain, metrics: Sequence[tuple[str, Any]], average: str = "categories",
-            annotator: Any = None) -> Prepared:
+            annotator: Any = None, suite: Any = None) -> Prepared:
     """Read the texts (references as text: errtype extracts the gold edits), score every
     (label, configured metric) on the real systems and keep its view. ``average``: how an
     ERRANT-typed metric (errant) is averaged, ``categories`` (the mean F over its error
     categories, as Napoles et al. define their ERRANT) or ``micro`` (errant's own corpus F);
-    the other metrics are what they are."""
+    the other metrics are what they are. ``suite``: one this domain was read into before (by
+    another :func:`prepare`), reused with its extracted edits."""
     from ..suite import load_suite
 
-    suite = load_suite(list(gm.systems.items()), gm.references, gm.source,
+    suite = suite or load_suite(list(gm.systems.items()), gm.references, gm.source,
                        annotator=(lambda: annotator) if annotator is not None else None)
     rows = []
     views = {}

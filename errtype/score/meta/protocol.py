@@ -26,12 +26,14 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ...errors import InputError
 from ..common import prf
 from ..registry import ScoreInput, describe
 from .correlation import _summary, pearson, spearman
 from .hybrid import Hybrid, SentenceView
 
-__all__ = ["BETAS", "beta_sweep", "correlate", "f_measure", "metric_view", "points_scores"]
+__all__ = ["BETAS", "beta_sweep", "build_metrics", "correlate", "f_measure", "metric_view",
+           "points_scores"]
 
 #: the β sweep: 0 to 2 in steps of 0.1
 BETAS = tuple(round(0.1 * k, 1) for k in range(21))
@@ -190,4 +192,44 @@ def beta_sweep(view_at: Callable[[float], SentenceView], systems: Sequence[str],
     for b in betas:
         vals = points_scores(view_at(b), systems, hybrids)
         out.append({"beta": b, "pearson": pearson(vals, human), "spearman": spearman(vals, human)})
+    return out
+
+
+def build_metrics(specs: list[str], options: list[str]) -> list[tuple[str, Any]]:
+    """(label, configured metric) per ``NAME[:KEY=VALUE,...]`` entry (the label is the entry as
+    written), with the ``METRIC.KEY=VALUE`` settings of ``options`` (``-O``) for every entry of
+    that metric; every value checked before any work."""
+    from ..options import check_settings, declared_options, parse_value
+    from ..registry import factory_of, get_metric
+
+    common: dict[str, dict[str, tuple[str, str]]] = {}
+    for opt in options:
+        key, sep, val = opt.partition("=")
+        name, dot, field = key.partition(".")
+        if not sep or not dot or not field:
+            raise InputError(f"-O expects METRIC.KEY=VALUE, got {opt!r}")
+        if name not in {s.partition(":")[0] for s in specs}:
+            raise InputError(f"-O {opt}: {name!r} is not one of the metrics asked for "
+                             f"({', '.join(specs)})")
+        common.setdefault(name, {})[field] = (val, f"-O {opt}")
+    out = []
+    for spec in dict.fromkeys(specs):
+        name, _, rest = spec.partition(":")
+        try:
+            factory = factory_of(name)
+        except KeyError as exc:
+            raise InputError(f"metric {name}: {exc}") from None
+        given = dict(common.get(name, {}))
+        for part in filter(None, rest.split(",")):
+            field, sep, val = part.partition("=")
+            if not sep:
+                raise InputError(f"metric {spec}: expected KEY=VALUE after ':', got {part!r}")
+            given[field.strip()] = (val, f"--metric {spec}")
+        specs_of = declared_options(factory) or {}
+        settings = {k: parse_value(specs_of.get(k), v) for k, (v, _) in given.items()}
+        settings = check_settings(name, factory, settings, {k: w for k, (_, w) in given.items()})
+        try:
+            out.append((spec, get_metric(name, **settings)))
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"metric {spec}: {exc}") from None
     return out
