@@ -26,12 +26,25 @@ from .hybrid import Hybrid, human_score, super_sample
 from .protocol import beta_sweep, correlate, f_measure, metric_view, points_scores
 from .williams import williams_matrix
 
-__all__ = ["DOMAINS", "EXCLUDED", "GmegDomain", "Prepared", "evaluate_domain", "prepare",
+__all__ = ["DOMAINS", "EXCLUDED", "TABLE8", "GmegDomain", "Prepared", "evaluate_domain", "prepare",
            "read_gmeg"]
 
 DOMAINS = ("fce", "wiki", "yahoo")
 #: the upper and lower bounds the paper leaves out of every correlation
 EXCLUDED = ("ref", "source", "source+error")
+#: Napoles, Nădejde & Tetreault (2019), "Enabling Robust Grammatical Error Correction in New
+#: Domains", TACL 7:551-566, Table 8 (test split; Pearson r, Spearman ρ), as printed in
+#: tacl2019-enabling.pdf of github.com/grammarly/GMEG.
+TABLE8: dict[str, dict[str, tuple[float, float]]] = {
+    "CHRF++": {"fce": (0.639, 0.733), "wiki": (0.972, 0.943), "yahoo": (0.791, 0.687)},
+    "ERRANT0.2": {"fce": (0.828, 0.779), "wiki": (0.453, 0.596), "yahoo": (0.596, 0.643)},
+    "ERRANT0.5": {"fce": (0.919, 0.887), "wiki": (0.401, 0.555), "yahoo": (0.532, 0.601)},
+    "GLEU": {"fce": (0.838, 0.813), "wiki": (0.426, 0.538), "yahoo": (0.740, 0.775)},
+    "charGLEU": {"fce": (0.959, 0.932), "wiki": (0.644, 0.732), "yahoo": (0.846, 0.835)},
+    "I-measure": {"fce": (0.819, 0.839), "wiki": (0.854, 0.875), "yahoo": (0.915, 0.900)},
+    "M20.2": {"fce": (0.852, 0.846), "wiki": (0.548, 0.680), "yahoo": (0.717, 0.836)},
+    "M20.5": {"fce": (0.860, 0.849), "wiki": (0.346, 0.552), "yahoo": (0.580, 0.699)},
+}
 YAHOO_NOTE = ("the Yahoo texts are not in GMEG's latest tree: check out its commit 7d994c3 "
               "(git -C GMEG checkout 7d994c3 -- data)")
 

@@ -95,6 +95,9 @@ def metric_view(metric: Any, inputs: Sequence[ScoreInput], average: str = "micro
     scorer = getattr(metric, "scorer", None)
     gleu_like = callable(scorer) and hasattr(scorer(), "statistics")
     if gleu_like:
+        if average == "categories":
+            raise ValueError(f"{metric.name} gives no tp/fp/fn per sentence, so no category "
+                             f"average")
         return _statistics_view(metric, inputs)
     results = {d.name: metric.score(d) for d in inputs}
     first = next(iter(results.values()))
