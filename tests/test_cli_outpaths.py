@@ -288,6 +288,7 @@ NOT_PATHS = {
     "filt": "types", "human_column": "a column", "ignore": "codes", "lang": "a code",
     "lm": "read: a model spec (sphinx:PATH)", "metric_column": "a column",
     "metrics": "metric names", "option": "METRIC.KEY=VALUE", "seeda": "read: a folder",
+    "data": "read: a folder",
     "sets": "set names", "sha256": "a digest", "spacy_model": "read: a name or a folder",
     "stat": "a field", "subset": "read: specs (ids:FILE)", "systems": "names",
     "title": "a title", "types": "selectors", "url": "a URL",
