@@ -22,6 +22,7 @@ A metric is seen through a :class:`~.hybrid.SentenceView` (:func:`metric_view`):
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -92,6 +93,13 @@ def metric_view(metric: Any, inputs: Sequence[ScoreInput], average: str = "micro
     ERRANT-typed metric as the mean F over error categories (see the module docstring)."""
     if average not in ("micro", "categories"):
         raise ValueError(f"unknown average {average!r} (micro, categories)")
+    hook = _statistics_hook(metric)
+    if hook is not None:
+        if average == "categories":
+            raise ValueError(f"{metric.name} gives no tp/fp/fn per sentence, so no category "
+                             f"average")
+        stats_of, from_stats = hook
+        return SentenceView({d.name: stats_of(d) for d in inputs}, from_stats, "statistics")
     scorer = getattr(metric, "scorer", None)
     gleu_like = callable(scorer) and hasattr(scorer(), "statistics")
     if gleu_like:
@@ -116,6 +124,35 @@ def metric_view(metric: Any, inputs: Sequence[ScoreInput], average: str = "micro
     if average == "categories":
         raise ValueError(f"{metric.name} gives no tp/fp/fn per sentence, so no category average")
     return _rescore_view(metric, inputs)
+
+
+def _statistics_hook(metric: Any) -> tuple[Callable[[ScoreInput], list[Any]],
+                                           Callable[[list[Any]], float]] | None:
+    """(per-sentence statistics of a system, corpus score of a list of them) where the metric
+    offers them: its own ``sentence_statistics(data)`` and ``from_statistics(rows)`` methods, or,
+    for ``chrf`` (sacreBLEU's CHRF), sacreBLEU's per-sentence statistics (each sentence against
+    its best reference, as its corpus score takes them) summed by sacreBLEU."""
+    own = getattr(metric, "sentence_statistics", None), getattr(metric, "from_statistics", None)
+    if all(callable(f) for f in own):
+        return own  # type: ignore[return-value]
+    if getattr(metric, "name", "") != "chrf" or not hasattr(metric, "char_order"):
+        return None
+    from ..extract import gold_references
+    from ..ngram.chrf import _scorer
+
+    scorer = _scorer(metric.char_order, metric.word_order, metric.beta, metric.lowercase,
+                     metric.whitespace)
+
+    def stats_of(data: ScoreInput) -> list[Any]:
+        refs = (data.references if data.references is not None
+                else gold_references(data.gold, metric.missing))
+        return list(scorer._extract_corpus_statistics(list(data.hypotheses),
+                                                      [list(r) for r in refs]))
+
+    def from_stats(rows: list[Any]) -> float:
+        return float(scorer._aggregate_and_compute(rows).score) / 100
+
+    return stats_of, from_stats
 
 
 def _statistics_view(metric: Any, inputs: Sequence[ScoreInput]) -> SentenceView:
@@ -193,7 +230,12 @@ def beta_sweep(view_at: Callable[[float], SentenceView], systems: Sequence[str],
     so a scorer that picks references or edits by F-beta picks them at that β)."""
     out = []
     for b in betas:
-        vals = points_scores(view_at(b), systems, hybrids)
+        try:
+            view = view_at(b)
+        except InputError:  # a β the metric does not take (chrF's must be > 0)
+            out.append({"beta": b, "pearson": math.nan, "spearman": math.nan})
+            continue
+        vals = points_scores(view, systems, hybrids)
         out.append({"beta": b, "pearson": pearson(vals, human), "spearman": spearman(vals, human)})
     return out
 
