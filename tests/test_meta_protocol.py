@@ -164,7 +164,14 @@ def test_statistics_view_equals_the_metric(tiny_suite) -> None:  # type: ignore[
     base = inputs["s1"]
     direct = m.score(ScoreInput(base.gold, picked, sources=base.sources,
                                 references=base.references))
-    assert view.score(h) == pytest.approx(direct.corpus["gleu"])
+    assert view.score(h) == pytest.approx(direct.corpus["gleu"], abs=1e-12)
+    assert view.hybrid_scores is not None  # the vectorised path, against the metric itself
+    assert view.aggregate(h.pick(view.items)) == pytest.approx(direct.corpus["gleu"], abs=1e-12)
+    whole = Hybrid("s2", "s3", (True,) * 4)
+    assert view.score(whole) == pytest.approx(view.score("s2"), abs=1e-12)
+    batch = [h, whole, Hybrid("s1", "s4", (False, True, True, False))]
+    assert view.scores(batch) == pytest.approx([view.aggregate(x.pick(view.items))
+                                                for x in batch], abs=1e-12)
 
 
 def test_category_average_merges_operations(tiny_suite) -> None:  # type: ignore[no-untyped-def]
