@@ -63,7 +63,7 @@ BAD = [
     ("cleme2", "factors=1,2", "must be none or 4 numbers"),
     ("gleu", "iteratoins=3", "-O gleu.iteratoins=3: metric gleu has no option 'iteratoins' "
                              "(its options: order, iterations, draw, tokenize, sentence_level, "
-                             "missing, name)"),
+                             "missing, unit, name)"),
     ("green", "_green=1", "metric green has no option '_green'"),
 ]
 

@@ -41,7 +41,7 @@ __all__ = ["ALIASES", "EXTRAS", "FAMILIES", "Metric", "MetricInfo", "ScoreInput"
 FAMILIES = ("edits", "ngram", "lm", "meta")
 ENTRY_POINT_GROUP = "errtype.metrics"
 #: the optional extras a metric can need (its ``extra``): extra -> the packages it installs
-EXTRAS = {"lm": ("torch", "transformers")}
+EXTRAS = {"lm": ("torch", "transformers"), "meta": ("sacrebleu",)}
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -11,6 +11,10 @@ Sentence-level GLEU smooths zero statistics to 1 and averages over the reference
 
 Tokens are whitespace-separated; by default the whitespace set is ASCII, as for the byte strings
 the official Python 2 code split (``tokenize="unicode"`` uses Python 3's ``str.split``).
+
+charGLEU (``unit="char"``, the metric ``gleu-char``): the same computation with characters as
+units: the text's tokens joined by single spaces, each character (the spaces included, so a
+split or joined word is a change) one unit; see docs/metrics.md for the definition chosen.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ Z95 = 1.959963984540054  # scipy.stats.norm.ppf(0.975)
 FIELD = 64  # bits per packed statistic (corpus sums stay far below 2**64)
 
 __all__ = ["GLEU", "GleuMetric", "gleu", "gleu_human", "read_gleu_inputs", "sentence_stats",
-           "tokenize"]
+           "tokenize", "units"]
 
 _ASCII_WS = re.compile(r"[ \t\n\r\x0b\x0c]+")
 _PY3_ONLY_WS = frozenset("\x1c\x1d\x1e\x1f")
@@ -54,6 +58,17 @@ def tokenize(line: str, mode: str = "py2") -> list[str]:
     if mode != "py2":
         raise ValueError(f"unknown tokenize mode {mode!r} (py2, unicode)")
     return [t for t in _ASCII_WS.split(line) if t]
+
+
+def units(line: str, mode: str = "py2", unit: str = "word") -> list[str]:
+    """The units GLEU counts: :func:`tokenize`'s tokens, or (``unit="char"``) the characters of
+    those tokens joined by single spaces."""
+    toks = tokenize(line, mode)
+    if unit == "word":
+        return toks
+    if unit != "char":
+        raise ValueError(f"unknown GLEU unit {unit!r} (word, char)")
+    return list(" ".join(toks))
 
 
 def _ngrams(tokens: Sequence[str], order: int) -> list[Counter[tuple[str, ...]]]:
@@ -121,11 +136,15 @@ class GLEU:
     draw: str = "py2"
     tokenize: str = "py2"
     sentence_level: bool = True
+    unit: str = "word"
 
     def settings(self, k: int) -> dict[str, Any]:
         its = self.iterations if k > 1 else 1
-        return {"n": self.order, "refs": k, "iterations": its, "seed": "j*101",
-                "draw": self.draw, "tok": f"ws-{self.tokenize}", "variant": "gleu+2016"}
+        out = {"n": self.order, "refs": k, "iterations": its, "seed": "j*101",
+               "draw": self.draw, "tok": f"ws-{self.tokenize}", "variant": "gleu+2016"}
+        if self.unit != "word":
+            out["unit"] = self.unit
+        return out
 
     def _draws(self, k: int, count: int) -> tuple[list[int], ...]:
         if k == 1:
@@ -135,7 +154,7 @@ class GLEU:
         return draw_table(self.draw, k, count, self.iterations)
 
     def _tok(self, x: str | Sequence[str]) -> Sequence[str]:
-        return tokenize(x, self.tokenize) if isinstance(x, str) else x
+        return units(x, self.tokenize, self.unit) if isinstance(x, str) else x
 
     def _grams(self, x: str | Sequence[str], seen: dict[Any, Any], keep: bool = True
                ) -> tuple[Sequence[str], list[Counter]]:
@@ -225,10 +244,11 @@ class GLEU:
             else misaligned(sources, hypotheses)  # type: ignore[arg-type]
         warn = misalignment_note(flagged, n_sent)
         return ScoreResult(
-            metric="gleu",
+            metric="gleu" if self.unit == "word" else f"gleu-{self.unit}",
             corpus={"gleu": mean, "std": std, "ci95_low": mean - Z95 * std,
                     "ci95_high": mean + Z95 * std},
-            signature=signature("gleu", self.settings(k)),
+            signature=signature("gleu" if self.unit == "word" else f"gleu-{self.unit}",
+                                self.settings(k)),
             counts={"sentences": n_sent, "references": k, "iterations": len(draws),
                     "seconds": round(time.perf_counter() - t0, 3)},
             sentences=sent_rows,
@@ -342,6 +362,7 @@ class GleuMetric:
     tokenize: str = option("py2", choices=("py2", "unicode"))
     sentence_level: bool = True
     missing: str = option("first", choices=MISSING)
+    unit: str = option("word", choices=("word", "char"))
     name: str = "gleu"
     main: ClassVar[str] = "gleu"
     uses: ClassVar[tuple[str, ...]] = ("references",)
@@ -349,11 +370,14 @@ class GleuMetric:
     def scorer(self) -> GLEU:
         """The configured :class:`GLEU`."""
         return GLEU(order=self.order, iterations=self.iterations, draw=self.draw,
-                    tokenize=self.tokenize, sentence_level=self.sentence_level)
+                    tokenize=self.tokenize, sentence_level=self.sentence_level, unit=self.unit)
 
     def settings(self) -> dict[str, Any]:
-        return {"n": self.order, "iterations": self.iterations, "draw": self.draw,
-                "refs": f"texts-or-m2-{self.missing}", "variant": "gleu+2016"}
+        out = {"n": self.order, "iterations": self.iterations, "draw": self.draw,
+               "refs": f"texts-or-m2-{self.missing}", "variant": "gleu+2016"}
+        if self.unit != "word":
+            out["unit"] = self.unit
+        return out
 
     def score(self, data: ScoreInput) -> ScoreResult:
         from ..extract import gold_references
@@ -361,3 +385,13 @@ class GleuMetric:
         refs = (data.references if data.references is not None
                 else gold_references(data.gold, self.missing))
         return self.scorer().score(list(data.sources or []), refs, list(data.hypotheses))
+
+
+def _char(**settings: Any) -> GleuMetric:
+    """charGLEU: GLEU over characters (``unit="char"``)."""
+    settings.setdefault("unit", "char")
+    settings.setdefault("name", "gleu-char")
+    return GleuMetric(**settings)
+
+
+register("gleu-char", _char)
