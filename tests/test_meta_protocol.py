@@ -174,6 +174,26 @@ def test_statistics_view_equals_the_metric(tiny_suite) -> None:  # type: ignore[
                                                 for x in batch], abs=1e-12)
 
 
+@pytest.mark.parametrize("name", ["gleu-char", "chrf"])
+def test_other_statistics_views_equal_the_metric(tiny_suite, name: str) -> None:  # type: ignore[no-untyped-def]
+    if name == "chrf":
+        pytest.importorskip("sacrebleu", reason="chrf needs the meta extra: pip install "
+                                                "'errtype[meta]'")
+    m = get_metric(name)
+    view = metric_view(m, tiny_suite.inputs(m))
+    assert view.kind == "statistics"
+    inputs = {d.name: d for d in tiny_suite.inputs(m)}
+    key = "chrf" if name == "chrf" else "gleu"
+    for s, data in inputs.items():
+        assert view.score(s) == pytest.approx(m.score(data).corpus[key], abs=1e-12)
+    h = Hybrid("s3", "s1", (False, True, True, False))
+    base = inputs["s1"]
+    picked = h.pick({s: list(d.hypotheses) for s, d in inputs.items()})
+    direct = m.score(ScoreInput(base.gold, picked, sources=base.sources,
+                                references=base.references))
+    assert view.score(h) == pytest.approx(direct.corpus[key], abs=1e-12)
+
+
 def test_category_average_merges_operations(tiny_suite) -> None:  # type: ignore[no-untyped-def]
     m = get_metric("errant")
     view = metric_view(m, tiny_suite.inputs(m), "categories")
