@@ -194,6 +194,16 @@ def test_other_statistics_views_equal_the_metric(tiny_suite, name: str) -> None:
     assert view.score(h) == pytest.approx(direct.corpus[key], abs=1e-12)
 
 
+def test_category_average_is_errant_style() -> None:
+    from errtype.score.meta.protocol import _categories_aggregate
+
+    agg = _categories_aggregate(0.5, ["DET", "VERB"])
+    # DET: P = 1, R = 1/2, F0.5 = 1.25 * 0.5 / (0.25 + 0.5) = 5/6; VERB has no edits: F = 1
+    # (ERRANT's convention); a category outside the set (UNK) is not averaged
+    items = [{"DET": (1, 0, 1)}, {"UNK": (0, 3, 3)}]
+    assert agg(items) == pytest.approx((5 / 6 + 1) / 2)
+
+
 def test_category_average_merges_operations(tiny_suite) -> None:  # type: ignore[no-untyped-def]
     m = get_metric("errant")
     view = metric_view(m, tiny_suite.inputs(m), "categories")

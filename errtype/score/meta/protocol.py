@@ -12,9 +12,11 @@ A metric is seen through a :class:`~.hybrid.SentenceView` (:func:`metric_view`):
 * ``counts``: sentences carrying ``tp``/``fp``/``fn`` (errant, maxmatch/m2, ...): the F-beta of
   the summed counts. A multi-reference scorer picks each sentence's reference by the running
   corpus totals of the real system; a hybrid keeps each sentence's pick.
-* ``categories`` (``average="categories"``, ERRANT as Napoles et al. report it): the mean
-  F-beta over ERRANT's error categories (M:/R:/U: merged; a category counts where the points'
-  sentences have any tp/fp/fn of it).
+* ``categories`` (``average="categories"``, ERRANT as Napoles et al. report it, "the average
+  F0.5 or F0.2 score of the 24 error categories"): the mean F-beta over the error categories
+  (M:/R:/U: merged, UNK left out) that occur in any real system's sentences (gold or
+  hypothesis side; ERRANT's 24 on GMEG-Data), a category without edits scoring F = 1 by ERRANT's
+  convention (P = 1 with nothing proposed, R = 1 with nothing to find).
 * ``statistics``: a metric whose scorer has ``statistics()`` (GLEU): the hybrid's per-sentence
   n-gram statistics, scored by the metric itself.
 * ``rescore``: any other metric scores each hybrid's hypotheses anew (slow for a slow metric).
@@ -39,6 +41,8 @@ __all__ = ["BETAS", "beta_sweep", "build_metrics", "correlate", "f_measure", "me
 #: the β sweep: 0 to 2 in steps of 0.1
 BETAS = tuple(round(0.1 * k, 1) for k in range(21))
 OPERATIONS = ("M:", "R:", "U:")
+#: ERRANT's category of gold edits it could not type; not one of its 24 categories
+UNK = "UNK"
 
 
 def f_measure(metric: Any) -> bool:
@@ -62,16 +66,18 @@ def _category(etype: str) -> str:
     return etype[2:] if etype[:2] in OPERATIONS else etype
 
 
-def _categories_aggregate(beta: float) -> Callable[[list[Any]], float]:
+def _categories_aggregate(beta: float, categories: Sequence[str]
+                          ) -> Callable[[list[Any]], float]:
     def agg(items: list[Any]) -> float:
-        total: dict[str, list[float]] = {}
+        total: dict[str, list[float]] = {c: [0.0, 0.0, 0.0] for c in categories}
         for per_type in items:
             for cat, (a, b, c) in per_type.items():
-                t = total.setdefault(cat, [0.0, 0.0, 0.0])
-                t[0] += a
-                t[1] += b
-                t[2] += c
-        fs = [prf(a, b, c, beta)[2] for a, b, c in total.values() if a or b or c]
+                t = total.get(cat)
+                if t is not None:
+                    t[0] += a
+                    t[1] += b
+                    t[2] += c
+        fs = [prf(a, b, c, beta)[2] for a, b, c in total.values()]
         return sum(fs) / len(fs) if fs else 0.0
 
     return agg
@@ -116,9 +122,10 @@ def metric_view(metric: Any, inputs: Sequence[ScoreInput], average: str = "micro
             if "types" not in sents[0]:
                 raise ValueError(f"{metric.name} gives no error types per sentence, so no "
                                  f"category average")
-            return SentenceView({n: [_merged_types(s["types"]) for s in r.sentences]
-                                 for n, r in results.items()},
-                                _categories_aggregate(beta), "categories")
+            items = {n: [_merged_types(s["types"]) for s in r.sentences]
+                     for n, r in results.items()}
+            cats = sorted({c for rows in items.values() for per in rows for c in per} - {UNK})
+            return SentenceView(items, _categories_aggregate(beta, cats), "categories")
         return SentenceView({n: [(s["tp"], s["fp"], s["fn"]) for s in r.sentences]
                              for n, r in results.items()}, _counts_aggregate(beta), "counts")
     if average == "categories":
