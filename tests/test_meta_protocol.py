@@ -174,7 +174,7 @@ def test_statistics_view_equals_the_metric(tiny_suite) -> None:  # type: ignore[
                                                 for x in batch], abs=1e-12)
 
 
-@pytest.mark.parametrize("name", ["gleu-char", "chrf"])
+@pytest.mark.parametrize("name", ["gleu-char", "chrf", "imeasure"])
 def test_other_statistics_views_equal_the_metric(tiny_suite, name: str) -> None:  # type: ignore[no-untyped-def]
     if name == "chrf":
         pytest.importorskip("sacrebleu", reason="chrf needs the meta extra: pip install "
@@ -183,7 +183,7 @@ def test_other_statistics_views_equal_the_metric(tiny_suite, name: str) -> None:
     view = metric_view(m, tiny_suite.inputs(m))
     assert view.kind == "statistics"
     inputs = {d.name: d for d in tiny_suite.inputs(m)}
-    key = "chrf" if name == "chrf" else "gleu"
+    key = {"chrf": "chrf", "imeasure": "i"}.get(name, "gleu")
     for s, data in inputs.items():
         assert view.score(s) == pytest.approx(m.score(data).corpus[key], abs=1e-12)
     h = Hybrid("s3", "s1", (False, True, True, False))

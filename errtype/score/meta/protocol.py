@@ -142,6 +142,8 @@ def _statistics_hook(metric: Any) -> tuple[Callable[[ScoreInput], list[Any]],
     own = getattr(metric, "sentence_statistics", None), getattr(metric, "from_statistics", None)
     if all(callable(f) for f in own):
         return own  # type: ignore[return-value]
+    if getattr(metric, "name", "") == "imeasure" and hasattr(metric, "w"):
+        return _imeasure_hook(metric)
     if getattr(metric, "name", "") != "chrf" or not hasattr(metric, "char_order"):
         return None
     from ..extract import gold_references
@@ -158,6 +160,46 @@ def _statistics_hook(metric: Any) -> tuple[Callable[[ScoreInput], list[Any]],
 
     def from_stats(rows: list[Any]) -> float:
         return float(scorer._aggregate_and_compute(rows).score) / 100
+
+    return stats_of, from_stats
+
+
+def _imeasure_hook(metric: Any) -> tuple[Callable[[ScoreInput], list[Any]],
+                                          Callable[[list[Any]], float]]:
+    """The I-measure from per-sentence counts: the system's TP/TN/FP/FN/FPN against the
+    reference the metric chose for the sentence, and the unchanged source's counts against the
+    same reference; the corpus I is the I of the two summed WAccs, as the metric computes it."""
+    from ..edits.imeasure import KEYS, align3, counts, i_measure, wacc
+    from ..extract import gold_references
+
+    base_memo: dict[tuple[str, str], tuple[int, ...]] = {}
+
+    def stats_of(data: ScoreInput) -> list[Any]:
+        refs = (data.references if data.references is not None
+                else gold_references(data.gold, metric.missing))
+        res = metric.score(data)
+        out = []
+        for i, row in enumerate(res.sentences):
+            src = (data.sources or [])[i]
+            cands = list(dict.fromkeys(" ".join(r[i].split()) or " ".join(src.split())
+                                       for r in refs))
+            ref = cands[row["reference"]]
+            key = (src, ref)
+            if key not in base_memo:
+                b = counts(align3(src.split(), src.split(), ref.split()))
+                base_memo[key] = tuple(b[k] for k in KEYS)
+            out.append((tuple(row[k] for k in KEYS), base_memo[key]))
+        return out
+
+    def from_stats(rows: list[Any]) -> float:
+        sys_total = [0] * len(KEYS)
+        base_total = [0] * len(KEYS)
+        for c, b in rows:
+            for k in range(len(KEYS)):
+                sys_total[k] += c[k]
+                base_total[k] += b[k]
+        return i_measure(wacc(dict(zip(KEYS, sys_total, strict=True)), metric.w),
+                         wacc(dict(zip(KEYS, base_total, strict=True)), metric.w))
 
     return stats_of, from_stats
 
