@@ -285,11 +285,12 @@ def test_what_is_not_a_clash(inputs: dict[str, Path], tmp_path: Path) -> None:
 #: and an output never overwrites an input
 NOT_PATHS = {
     "annotators": "ids", "baseline": "a system name",
-    "data": "read: rater JSON files or folders (meta textlevel)", "rater": "names",
+    "rater": "names",
     "dask": "an address", "device": "a name",
     "filt": "types", "human_column": "a column", "ignore": "codes", "lang": "a code",
     "lm": "read: a model spec (sphinx:PATH)", "metric_column": "a column",
     "metrics": "metric names", "option": "METRIC.KEY=VALUE", "seeda": "read: a folder",
+    "data": "read: rater JSON files or folders (meta textlevel), a folder (meta gmeg)",
     "sets": "set names", "sha256": "a digest", "spacy_model": "read: a name or a folder",
     "stat": "a field", "subset": "read: specs (ids:FILE)", "systems": "names",
     "attribution": "METRIC[:METHOD] specs",

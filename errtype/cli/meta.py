@@ -5,6 +5,8 @@
     errtype-meta seeda SEEDA_DIR --ref official-2014.combined.m2 -m m2 sentm2 errant gleu ...
                        [--sets base +INPUT +fluent all] [--window 4] [--json OUT.json]
                        [--aggregation default|trueskill|expected_wins] [--plots DIR]
+    errtype-meta gmeg --data GMEG/data [--split test] [--domain fce|wiki|yahoo] -m errant m2 gleu
+                      [--synthetic 674] [--samples 100] [--seed 0] [--tsv] [--plots DIR]
     errtype-meta system --human HUMAN (--metric FILE | --json-results RESULTS.json ... |
                         --scribendi SOURCE SYSTEM ... | --m2 GOLD.m2 SYSTEM ...) [--bootstrap 100]
     errtype-meta sentence --judgments JUDGMENTS.xml (--json-results RESULTS.json ... |
@@ -23,6 +25,10 @@ item (a sentence or a whole text, scored as one line) is scored against its refe
 metrics are correlated with the mean ratings (Grammaticality, Fluency, Meaning Preservation,
 1-4; NLD, lower is better) at system and item level. A metric that cannot run is listed with
 the reason.
+
+GMEG is GMEG-Data's data/ folder (github.com/grammarly/GMEG): the protocol of Napoles et al.
+(TACL 2019) per domain, the six systems and 674 seeded hybrids of them, r and ρ with a bootstrap,
+the Williams test between the metrics and a β sweep of each F-measure (docs/meta-evaluation.md).
 
 HUMAN is a score file (``system value ...`` rows, a TSV with a header, or JSON) or a ranking XML
 (ExpectedWins is then computed). Computed metrics name each system by its file name.
@@ -51,6 +57,7 @@ from ..score.meta.correlation import (
     sentence_stats_from_json,
     system_correlation,
 )
+from ..score.meta.gmeg import DOMAINS
 from ..textio import atomic_output
 from .common import (
     add_backend_options,
@@ -142,6 +149,46 @@ def build_parser() -> argparse.ArgumentParser:
                          "row (a metric that cannot run: NaN values and the reason)")
     add_output_option(tl, "the tables")
     tl.add_argument("--json", metavar="FILE", type=OUTPUT,
+                    help="write every number as JSON (- = stdout)")
+
+    gm = sub.add_parser("gmeg", help="meta-evaluate metrics on GMEG-Data (Napoles et al. 2019)",
+                        description="Correlate registry metrics with GMEG-Data's human scores "
+                                    "per domain, with hybrid synthetic systems, a bootstrap, "
+                                    "the Williams test and a beta sweep.")
+    gm.add_argument("--data", required=True, metavar="PATH",
+                    help="GMEG-Data's data/ folder (holding dev/ and test/; git clone "
+                         "https://github.com/grammarly/GMEG)")
+    gm.add_argument("--split", choices=["dev", "test"], default="test",
+                    help="split (default test)")
+    gm.add_argument("--domain", action="append", choices=list(DOMAINS), default=None,
+                    help="a domain (repeatable; default every domain whose texts are there)")
+    gm.add_argument("-m", "--metric", "--metrics", dest="metrics", nargs="+", action="extend",
+                    metavar="METRIC", default=None,
+                    help="registry metrics (errtype score --list), NAME or NAME:KEY=VALUE,... "
+                         "for a setting of that entry alone, e.g. errant:beta=0.2 "
+                         "(default: errant m2 gleu)")
+    gm.add_argument("-O", "--option", action="append", default=[], metavar="METRIC.KEY=VALUE",
+                    help="a metric setting for every entry of that metric, e.g. "
+                         "-O gleu.iterations=100")
+    gm.add_argument("--synthetic", type=int, default=674, metavar="N",
+                    help="hybrid systems per domain (default 674, as in the paper; 0 = the six "
+                         "real systems alone)")
+    gm.add_argument("--samples", type=int, default=100, metavar="N",
+                    help="bootstrap resamples of the systems (default 100)")
+    gm.add_argument("--seed", type=int, default=0,
+                    help="seed of the hybrids and the bootstrap (default 0)")
+    gm.add_argument("--average", choices=["categories", "micro"], default="categories",
+                    help="errant as the mean F over its error categories (default, as the "
+                         "paper defines ERRANT) or its own corpus F (micro)")
+    gm.add_argument("--no-sweep", dest="sweep", action="store_false",
+                    help="skip the beta sweep (0-2) of the F-measures")
+    gm.add_argument("--tsv", action="store_true",
+                    help="print only a TSV: domain, metric, r, rho")
+    gm.add_argument("--plots", metavar="DIR", type=SVG_FOLDER,
+                    help="write SVG charts to DIR: the Williams p-value matrix and the beta "
+                         "sweep of each domain")
+    add_output_option(gm, "the tables")
+    gm.add_argument("--json", metavar="FILE", type=OUTPUT,
                     help="write every number as JSON (- = stdout)")
 
     for name, helptext in (("system", "system-level Pearson/Spearman (optional bootstrap)"),
@@ -425,6 +472,117 @@ def _write_plots(folder: Path, res: dict[str, Any]) -> list[Path]:
     return out
 
 
+def _cmd_gmeg(args: argparse.Namespace) -> int:
+    from ..score.meta import gmeg as gm
+    from ..score.meta.protocol import build_metrics
+
+    for opt, v, low in (("--synthetic", args.synthetic, 0), ("--samples", args.samples, 0)):
+        if v < low:
+            raise InputError(f"{opt} must be at least {low}")
+    metrics = build_metrics(args.metrics or ["errant", "m2", "gleu"], args.option)
+    domains = args.domain or list(DOMAINS)
+    read = []
+    for d in domains:
+        try:
+            read.append(gm.read_gmeg(args.data, args.split, d))
+        except InputError as exc:
+            if args.domain:
+                raise
+            print(f"{PROG}: skipped {d}: {exc}", file=sys.stderr)
+    if not read:
+        raise InputError(f"no GMEG domain could be read from {args.data}")
+    results = []
+    for data in read:
+        prep = gm.prepare(data, metrics, args.average)
+        results.append(gm.evaluate_domain(prep, synthetic=args.synthetic, samples=args.samples,
+                                          seed=args.seed, sweep=args.sweep and not args.tsv))
+    if args.tsv:
+        print("domain\tmetric\tr\trho")
+        for res in results:
+            for m, c in res["metrics"].items():
+                print(f"{res['domain']}\t{m}\t{_fmt(c['pearson']['value'])}"
+                      f"\t{_fmt(c['spearman']['value'])}")
+    else:
+        _print_gmeg(results)
+    settings = {"split": args.split, "synthetic": args.synthetic, "share": "0.1-0.9",
+                "samples": args.samples, "seed": args.seed, "errant": args.average}
+    sig = signature("meta-gmeg", settings)
+    print(sig, file=sys.stderr if args.tsv else sys.stdout)
+    if args.json:
+        clean = json.loads(json.dumps(results, default=str),
+                           parse_constant=lambda c: None)  # nan -> null
+        _write_json(args.json, {"domains": clean}, sig)
+    if args.plots:
+        for path in _write_gmeg_plots(Path(args.plots), results):
+            print(f"{PROG}: wrote {path}", file=sys.stderr)
+    return 0
+
+
+def _print_gmeg(results: list[dict[str, Any]]) -> None:
+    for res in results:
+        print(f"# {res['domain']} ({res['split']}): {len(res['systems'])} systems + "
+              f"{res['synthetic']} hybrids, {res['sentences']} sentences, seed {res['seed']}")
+        print("metric\tr\tr_ci_low\tr_ci_high\trho\trho_ci_low\trho_ci_high\tscored_by")
+        for m, c in res["metrics"].items():
+            p, s = c["pearson"], c["spearman"]
+            print(f"{m}\t{_fmt(p['value'])}\t{_fmt(p['ci'][0])}\t{_fmt(p['ci'][1])}"
+                  f"\t{_fmt(s['value'])}\t{_fmt(s['ci'][0])}\t{_fmt(s['ci'][1])}\t{c['kind']}")
+        if res["williams"]:
+            names = list(res["williams"])
+            print("\nWilliams test, one-sided p that the row metric correlates (r) better "
+                  "than the column metric")
+            print("\t".join(["metric", *names]))
+            for a in names:
+                print("\t".join([a, *("-" if a == b else f"{res['williams'][a][b]:.3g}"
+                                      for b in names)]))
+        sweeps = {m: c["beta_sweep"] for m, c in res["metrics"].items() if "beta_sweep" in c}
+        if sweeps:
+            print("\nbeta sweep (r / rho)")
+            print("\t".join(["beta", *sweeps]))
+            for k, row in enumerate(next(iter(sweeps.values()))):
+                print("\t".join([f"{row['beta']:g}", *(
+                    f"{_fmt(sw[k]['pearson'])}/{_fmt(sw[k]['spearman'])}"
+                    for sw in sweeps.values())]))
+        for note in res["notes"]:
+            print(f"note: {note}")
+        print()
+
+
+def _write_gmeg_plots(folder: Path, results: list[dict[str, Any]]) -> list[Path]:
+    """The Williams matrix and the beta sweep of each domain, as SVG files."""
+    from ..report.svg import Series, grid_heatmap, line_chart
+
+    folder.mkdir(parents=True, exist_ok=True)
+    charts: dict[str, str] = {}
+    for res in results:
+        d = res["domain"]
+        w = res["williams"]
+        if w:
+            names = list(w)
+            charts[f"williams-{d}"] = grid_heatmap(
+                f"Williams test p-values, {d} ({res['split']})", names, names,
+                [[None if a == b else w[a][b] for b in names] for a in names],
+                centre=0.05, span=0.05, row_title="better metric (row)",
+                col_title="than metric (column)", chart_id=f"williams-{d}", cell=64)
+        sweeps = {m: c["beta_sweep"] for m, c in res["metrics"].items() if "beta_sweep" in c}
+        if sweeps:
+            betas = [f"{row['beta']:g}" for row in next(iter(sweeps.values()))]
+            series = []
+            for m, sw in sweeps.items():
+                series.append(Series(f"{m} r", [row["pearson"] for row in sw]))
+                series.append(Series(f"{m} \u03c1", [row["spearman"] for row in sw]))
+            charts[f"beta-{d}"] = line_chart(f"Correlation by F beta, {d} ({res['split']})",
+                                             betas, series, x_title="beta",
+                                             chart_id=f"beta-{d}", width=720)
+    out = []
+    for stem, svg in charts.items():
+        path = folder / f"{''.join(c if c.isalnum() or c in '-_.' else '_' for c in stem)}.svg"
+        with atomic_output(str(path)) as fh:
+            fh.write(svg + "\n")
+        out.append(path)
+    return out
+
+
 def _cmd_system(args: argparse.Namespace) -> int:
     human = read_scores(args.human, args.human_column)
     systems = args.systems.split(",") if args.systems else None
@@ -499,8 +657,8 @@ def _write_json(path: str | None, report: dict[str, Any], sig: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    commands = {"ew": _cmd_ew, "ts": _cmd_ts, "seeda": _cmd_seeda, "system": _cmd_system,
-                "sentence": _cmd_sentence, "textlevel": _cmd_textlevel}
+    commands = {"ew": _cmd_ew, "ts": _cmd_ts, "seeda": _cmd_seeda, "gmeg": _cmd_gmeg,
+                "system": _cmd_system, "sentence": _cmd_sentence, "textlevel": _cmd_textlevel}
 
     def body() -> int:
         code = commands[args.command](args)
