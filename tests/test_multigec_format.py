@@ -485,3 +485,19 @@ def test_essay_m2_round_trip(corpus, tmp_path: Path, lang: str,  # type: ignore[
     got = text.read_text(encoding="utf-8").split("\n")[:-1]
     assert len(got) == len(s.essay_ids)
     assert got.count("!") == len(s.essay_ids) - len(s.ref2_ids)
+
+
+def test_metadata_notes(tmp_path: Path) -> None:
+    """The corpus metadata a run reports: each reference's style, and a language mismatch."""
+    from errtype.essay.multigec import metadata_notes
+
+    write(tmp_path / "metadata.yaml", "target_language: cs\nreference_essays_1:\n"
+          "  correction_style: minimal\nreference_essays_2:\n  correction_style: fluency\n")
+    orig = tmp_path / "cs-natform-orig-dev.md"
+    refs = [tmp_path / "cs-natform-ref1-dev.md", tmp_path / "cs-natform-ref2-dev.md"]
+    notes = metadata_notes(orig, refs, "cs")
+    assert notes == ["correction style (metadata.yaml): cs-natform-ref1-dev.md: minimal, "
+                     "cs-natform-ref2-dev.md: fluency"]
+    warn = metadata_notes(orig, refs[:1], "en")
+    assert warn[0].startswith("warning:") and "'cs'" in warn[0] and "'en'" in warn[0]
+    assert metadata_notes(tmp_path / "sub" / "x.md", refs, "cs") == []

@@ -190,6 +190,11 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
                 report = para_to_m2(annotator, args.para, args.out, options, progress=tick)
             elif essays:
                 from ..convert.essays import essays_to_m2
+                from ..essay.multigec import metadata_notes
+
+                for line in metadata_notes(args.orig, args.cor, args.lang):
+                    if not args.quiet or line.startswith("warning"):
+                        print(f"{prog}: {line}", file=sys.stderr)
 
                 report = essays_to_m2(annotator, args.orig, args.cor, args.out, options,
                                       progress=tick)

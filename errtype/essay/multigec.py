@@ -300,6 +300,23 @@ def read_metadata(md_path: PathLike) -> Metadata | None:
     return Metadata(path, None if lang is None else str(lang), styles, data)
 
 
+def metadata_notes(orig: PathLike, refs: Sequence[PathLike], lang: str) -> list[str]:
+    """What the corpus's ``metadata.yaml`` (:func:`read_metadata`) says of a run on ``orig``
+    and ``refs``: each reference's correction style, and a warning when its language is not
+    ``lang``. Empty when there is no metadata."""
+    meta = read_metadata(orig)
+    if meta is None:
+        return []
+    notes = []
+    if meta.language and meta.language.lower() != lang.lower():
+        notes.append(f"warning: {meta.path} gives target_language {meta.language!r}, but the "
+                     f"texts are annotated as {lang!r} (--lang)")
+    styles = [f"{Path(r).name}: {meta.style_of(r)}" for r in refs if meta.style_of(r)]
+    if styles:
+        notes.append(f"correction style ({meta.path.name}): {', '.join(styles)}")
+    return notes
+
+
 def _load_yaml(path: Path) -> dict[str, Any]:
     """The metadata file as a mapping, read with PyYAML's safe loader (errtype[multigec])."""
     try:

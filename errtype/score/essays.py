@@ -34,7 +34,12 @@ from typing import Any
 
 from ..edit import Edit
 from ..errors import InputError
-from ..essay.multigec import hypothesis_text, is_multigec, read_parallel_essays
+from ..essay.multigec import (
+    hypothesis_text,
+    is_multigec,
+    metadata_notes,
+    read_parallel_essays,
+)
 from ..essay.realign import EssayAnnotation, boundary_edit
 from ..m2 import M2Block, annotation_block
 from ..records import Annotation
@@ -290,6 +295,7 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
     notes = [f"{len(essays)} MultiGEC essays ({len(u_src)} sentence units), every reference and "
              f"system {how}; sentence-level metrics score the units, corpus metrics the essays "
              f"(docs/essays.md)"]
+    notes.extend(metadata_notes(src, ref, lang))
     if missing_refs:
         notes.append(f"{missing_refs} essay reference(s) missing from the reference files: "
                      f"those essays have fewer references")
