@@ -14,8 +14,8 @@ from .multigec import (
     ParallelEssay,
     hypothesis_text,
     is_multigec,
-    parse_name,
     metadata_notes,
+    parse_name,
     read_metadata,
     read_multigec,
     read_parallel_essays,
@@ -23,5 +23,5 @@ from .multigec import (
 )
 
 __all__ = ["OFFICIAL_MISSING_HYPOTHESIS", "Essay", "Metadata", "ParallelEssay", "hypothesis_text",
-           "is_multigec", "metadata_notes", "parse_name", "read_metadata", "read_multigec", "read_parallel_essays",
-           "write_multigec"]
+           "is_multigec", "metadata_notes", "parse_name", "read_metadata", "read_multigec",
+           "read_parallel_essays", "write_multigec"]
