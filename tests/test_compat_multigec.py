@@ -245,3 +245,22 @@ def test_same_as_official_pipeline(essay_sets: dict[str, Path], lang: str, syste
     theirs = official.run_official(lang, folder / "orig.md", refs, folder / f"{system}.md")
     assert _ours(lang, folder, system, capsys) == (theirs["tp"], theirs["fp"], theirs["fn"],
                                                   theirs["gleu"])
+
+
+def test_side_by_side(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--side-by-side``: the official numbers beside errtype's own on the same essays; a
+    system merging two sentences moves the official ERRANT score, not errtype's."""
+    orig = {"1": "He go to school. He like it.", "2": "She read books."}
+    ref = {"1": "He goes to school. He likes it.", "2": "She reads books."}
+    hyp = {"1": "He goes to school, he likes it.", "2": "She reads books."}
+    args = ["-m", "errant", "--lang", "en", "--src", str(_md(tmp_path / "o.md", orig)),
+            "--ref", str(_md(tmp_path / "r.md", ref)), "--hyp",
+            f"M={_md(tmp_path / 'h.md', hyp)}", "--tsv"]
+    assert main(["--compat", "multigec", "--side-by-side", *args]) == 0
+    rows = {ln.split("\t")[1]: dict(zip(HEAD.split("\t"), ln.split("\t"), strict=True))
+            for ln in capsys.readouterr().out.splitlines()[1:]}
+    assert set(rows) == {"errant@multigec", "errant"}
+    official, own = rows["errant@multigec"], rows["errant"]
+    assert (int(own["tp"]), int(own["fp"]), int(own["fn"])) == (3, 0, 0)  # the join not scored
+    assert int(official["fp"]) > 0 and float(official["score"]) < float(own["score"])
+    assert main(["--side-by-side", *args]) == 2  # needs --compat

@@ -139,6 +139,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "(-m errant gleu; --src/--ref/--hyp are Markdown essay files, each essay "
                         "pre-tokenised with syntok and aligned whole by ERRANT's English rules "
                         "as the official errant fork does; needs the multigec extra)")
+    g.add_argument("--side-by-side", action="store_true",
+                   help="with --compat: also errtype's own scores of the same metrics (essays "
+                        "realigned, the language's own extraction and types), each official "
+                        "column labelled METRIC@COMPAT beside METRIC")
     t = p.add_argument_group("edit attribution (docs/metrics.md)")
     t.add_argument("--attribution", choices=["shapley", "add", "sub"], default=None,
                    help="also each system edit's contribution to every metric's sentence "
@@ -483,6 +487,9 @@ def main(argv: list[str] | None = None) -> int:
                 state["ann"] = load(args.lang, **options)
             return state["ann"]
 
+        if args.side_by_side and not args.compat:
+            raise InputError("--side-by-side puts errtype's scores beside an official "
+                             "pipeline's: give --compat too")
         metrics = _build(args.metrics, args)
         infos = [describe(m) for _, m in metrics]
         if args.attribution:
@@ -506,10 +513,22 @@ def main(argv: list[str] | None = None) -> int:
                                realign=args.realign)
         seconds: dict[str, float] = {}
         rows = aggregate_rows(score_systems(metrics, suite, seconds), args.aggregation)
+        labels = list(args.metrics)
         if args.compat == "multigec":
             from ..score.compat.multigec import sign
 
             sign(rows)
+        if args.side_by_side:
+            for r in rows:
+                r.metric = f"{r.metric}@{args.compat}"
+            own = load_suite([parse_system_arg(h) for h in args.hyp], args.ref, args.src,
+                             lang=args.lang, annotator=annotator, language=language,
+                             realign=args.realign)
+            own_metrics = _build(args.metrics, args)
+            rows += aggregate_rows(score_systems(own_metrics, own, seconds), args.aggregation)
+            infos += [describe(m) for _, m in own_metrics]
+            suite.notes.extend(own.notes)
+            labels = [x for m in labels for x in (f"{m}@{args.compat}", m)]
         for note in suite.notes:
             if note.startswith("warning:"):
                 print(f"{PROG}: {note}", file=sys.stderr)
@@ -527,7 +546,7 @@ def main(argv: list[str] | None = None) -> int:
         fmt = "json" if args.json else "tsv" if args.tsv else "table"
         columns = {i.columns for i in infos} if not args.compat else {_compat_columns()}
         attribution = _attribute(metrics, suite, args) if args.attribution else None
-        text = render(rows, [s.name for s in suite.systems], list(args.metrics), fmt,
+        text = render(rows, [s.name for s in suite.systems], labels, fmt,
                       args.sent, suite.notes, seconds,
                       columns.pop() if len(columns) == 1 else None, attribution)
         with atomic_output(args.out) as fh:
