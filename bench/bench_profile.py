@@ -119,12 +119,13 @@ def main() -> int:
         print(f"{code}: done in {time.time() - t0:.0f}s", file=sys.stderr)
     print("\nSpan P/R/F1 against annotator 0 (test half); profile fitted on the other half")
     print(f"{'corpus':7} {'train/test':>11} {'MultiGEC ERRANT':>17} {'errtype default':>17} "
-          f"{'profile':>17}  merge settings fitted")
+          f"{'profile':>17}  merge settings fitted; learner (C, class-weight balance)")
     for code, na, nb, ev, base, _, _, prof, _ in rows:
         d, p = ev.span_default, ev.span_profile
         on = ",".join(k for k, v in prof.merge.to_dict().items() if v) or "(default)"
         print(f"{code:7} {na:5}/{nb:<5} {base.p:5.1f}/{base.r:4.1f}/{base.f1:4.1f}  "
-              f"{d.p:5.1f}/{d.r:4.1f}/{d.f1:4.1f}  {p.p:5.1f}/{p.r:4.1f}/{p.f1:4.1f}  {on}")
+              f"{d.p:5.1f}/{d.r:4.1f}/{d.f1:4.1f}  {p.p:5.1f}/{p.r:4.1f}/{p.f1:4.1f}  {on}; "
+              f"C={prof.meta['c']}, balance={prof.meta['balance']}")
     print("\nAgreement with the corpus's own categories on the gold spans (test half), micro/macro")
     print(f"{'corpus':7} {'generic + mapping':>18} {'profile (mapped cats)':>22} "
           f"{'profile (all cats)':>19}")

@@ -20,6 +20,12 @@ from .spans import PRF, GoldSentence, SpanKey, folds, span_prf
 
 #: regularisation of the logistic regression (inverse strength, scikit-learn's ``C``)
 DEFAULT_C = 4.0
+#: class weights (n_edits / (n_classes * n_class)) ** BALANCE: 0 none, 1 scikit-learn's
+#: "balanced"; in between, rare categories count more without drowning the common ones
+BALANCE = 0.5
+#: (C, balance) tried by inner cross-validation on the training gold
+GRID: tuple[tuple[float, float], ...] = tuple((c, b) for b in (0.5, 0.0, 1.0) for c in (1.0, 4.0))
+INNER_FOLDS = 4
 #: a feature seen fewer times in the training edits is left out of the model
 MIN_COUNT = 2
 #: categories with at least this many edits count in the macro average
@@ -93,7 +99,7 @@ def best_merge(parsed: Sequence[Parsed]) -> tuple[MergeSettings, dict[MergeSetti
     return best, scores
 
 
-def fit_model(parsed: Sequence[Parsed], c: float = DEFAULT_C
+def fit_model(parsed: Sequence[Parsed], c: float = DEFAULT_C, balance: float = 0.0
               ) -> tuple[list[str], list[str], list[list[float]], list[float]]:
     """(classes, vocabulary, coef, intercept) of a logistic regression from the examples'
     features to their gold categories."""
@@ -122,7 +128,9 @@ def fit_model(parsed: Sequence[Parsed], c: float = DEFAULT_C
         data += [1.0] * len(cols)
         ptr.append(len(ind))
     x = csr_matrix((data, ind, ptr), shape=(len(rows), len(vocab)))
-    model = LogisticRegression(C=c, max_iter=3000)
+    freq = Counter(labels)
+    weights = {k: (len(labels) / (len(classes) * n)) ** balance for k, n in freq.items()}
+    model = LogisticRegression(C=c, max_iter=3000, class_weight=weights if balance else None)
     model.fit(x, labels)
     coef, intercept = np.asarray(model.coef_), np.asarray(model.intercept_)
     if len(classes) == 2:       # one row: class 1 against class 0
@@ -132,14 +140,47 @@ def fit_model(parsed: Sequence[Parsed], c: float = DEFAULT_C
     return classes, vocab, coef[order].tolist(), intercept[order].tolist()
 
 
-def fit(parsed: Sequence[Parsed], language: str, c: float = DEFAULT_C,
-        meta: dict[str, object] | None = None) -> Profile:
-    """A profile fitted on ``parsed`` gold sentences of ``language``."""
+def choose_learner(parsed: Sequence[Parsed], k: int = INNER_FOLDS
+                   ) -> tuple[float, float]:
+    """The (C, balance) of :data:`GRID` with the best mean of micro and macro agreement in
+    ``k``-fold cross-validation on ``parsed`` alone (ties: the earlier in the grid)."""
+    parts = _parts(parsed, k)
+    best, best_score = GRID[0], -1.0
+    for c, balance in GRID:
+        per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for i, test in enumerate(parts):
+            train = [p for j, part in enumerate(parts) if j != i for p in part]
+            if not test or not train:
+                continue
+            classes, vocab, coef, intercept = fit_model(train, c, balance)
+            model = Profile("xx", MergeSettings(), classes, vocab, coef, intercept, __version__)
+            for p in test:
+                for e, (_, f) in zip(p.gold.edits, p.examples, strict=True):
+                    per[e.category][0] += model.predict(f) == e.category
+                    per[e.category][1] += 1
+        score = Evaluation(dict(per), PRF(0, 0, 0), PRF(0, 0, 0))
+        if (score.micro + score.macro) / 2 > best_score:
+            best, best_score = (c, balance), (score.micro + score.macro) / 2
+    return best
+
+
+def _parts(parsed: Sequence[Parsed], k: int) -> list[list[Parsed]]:
+    by_sent = {id(p.gold): p for p in parsed}
+    return [[by_sent[id(s)] for s in fold] for fold in folds([p.gold for p in parsed], k)]
+
+
+def fit(parsed: Sequence[Parsed], language: str, c: float | None = None,
+        meta: dict[str, object] | None = None, balance: float = BALANCE) -> Profile:
+    """A profile fitted on ``parsed`` gold sentences of ``language``; with ``c`` None the
+    regularisation and class weighting are chosen by :func:`choose_learner`."""
     merge, scores = best_merge(parsed)
-    classes, vocab, coef, intercept = fit_model(parsed, c)
+    if c is None:
+        c, balance = choose_learner(parsed)
+    classes, vocab, coef, intercept = fit_model(parsed, c, balance)
     info = {"sentences": len(parsed), "edits": sum(len(p.examples) for p in parsed),
             "span_f1_default": round(scores[MergeSettings()].f1, 2),
-            "span_f1_fitted": round(scores[merge].f1, 2), **(meta or {})}
+            "span_f1_fitted": round(scores[merge].f1, 2), "c": c, "balance": balance,
+            **(meta or {})}
     return Profile(language, merge, classes, vocab, coef, intercept, __version__, meta=info)
 
 
@@ -193,10 +234,9 @@ def evaluate(profile: Profile, parsed: Sequence[Parsed]) -> Evaluation:
 
 
 def cross_validate(parsed: Sequence[Parsed], language: str, k: int = 5,
-                   c: float = DEFAULT_C) -> Evaluation:
+                   c: float | None = None) -> Evaluation:
     """``k``-fold cross-validation (folds by document, :func:`.spans.folds`)."""
-    by_sent = {id(p.gold): p for p in parsed}
-    parts = [[by_sent[id(s)] for s in fold] for fold in folds([p.gold for p in parsed], k)]
+    parts = _parts(parsed, k)
     total: Evaluation | None = None
     for i, test in enumerate(parts):
         if not test:
