@@ -18,6 +18,8 @@ from errtype.profile.spans import PRF, halves, read_gold, span_prf
 from errtype.tokens import Sentence, Token
 from errtype.version import __version__
 
+from .conftest import peer
+
 ROOT = Path(__file__).resolve().parent.parent
 SKLEARN = "scikit-learn missing: pip install 'errtype[profile]' (or pip install scikit-learn)"
 
@@ -200,7 +202,7 @@ def _toy_parsed(n_rare: int) -> list:
 
 
 def test_class_weights_and_inner_cv() -> None:
-    pytest.importorskip("sklearn", reason=SKLEARN)
+    peer("sklearn", SKLEARN)
     from errtype.profile.fit import GRID, choose_learner, fit_model
 
     parsed = _toy_parsed(8)
@@ -226,8 +228,8 @@ def test_profile_refuses_own_rule_languages() -> None:
 # --- fit on the shared gold (slow) ---------------------------------------------------------------
 
 def _fit_halves(shared: type, lang: str, name: str) -> tuple:
-    pytest.importorskip("sklearn", reason=SKLEARN)
-    pytest.importorskip("ufal.udpipe", reason="ufal.udpipe missing: pip install 'errtype[cs]'")
+    peer("sklearn", SKLEARN)
+    peer("ufal", "ufal.udpipe missing: pip install 'errtype[cs]'")
     import errtype
     from errtype.profile.fit import evaluate, fit, parse_gold
 
@@ -273,8 +275,8 @@ def _excerpt(shared: type, name: str, blocks: int, out: Path) -> Path:
 @pytest.mark.slow
 def test_cli_fit_then_m2_profile(shared: type, tmp_path: Path,
                                  capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("sklearn", reason=SKLEARN)
-    pytest.importorskip("ufal.udpipe", reason="ufal.udpipe missing: pip install 'errtype[cs]'")
+    peer("sklearn", SKLEARN)
+    peer("ufal", "ufal.udpipe missing: pip install 'errtype[cs]'")
     from errtype.cli import m2 as m2cli
     from errtype.cli.main import main
 
