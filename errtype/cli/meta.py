@@ -463,6 +463,11 @@ def _write_plots(folder: Path, res: dict[str, Any]) -> list[Path]:
     for m, r in res.items():
         for g, cells in r["pairwise"].items():
             charts[f"pairwise-{m}-{g}"] = pairwise_chart(cells, m, f"SEEDA-{g[0].upper()}")
+    return _write_charts(folder, charts)
+
+
+def _write_charts(folder: Path, charts: dict[str, str]) -> list[Path]:
+    """Each SVG chart written (atomically) to ``folder/STEM.svg``, its stem made file-safe."""
     out = []
     for stem, svg in charts.items():
         path = folder / f"{''.join(c if c.isalnum() or c in '-_.' else '_' for c in stem)}.svg"
@@ -574,13 +579,7 @@ def _write_gmeg_plots(folder: Path, results: list[dict[str, Any]]) -> list[Path]
             charts[f"beta-{d}"] = line_chart(f"Correlation by F beta, {d} ({res['split']})",
                                              betas, series, x_title="beta",
                                              chart_id=f"beta-{d}", width=720)
-    out = []
-    for stem, svg in charts.items():
-        path = folder / f"{''.join(c if c.isalnum() or c in '-_.' else '_' for c in stem)}.svg"
-        with atomic_output(str(path)) as fh:
-            fh.write(svg + "\n")
-        out.append(path)
-    return out
+    return _write_charts(folder, charts)
 
 
 def _cmd_system(args: argparse.Namespace) -> int:

@@ -217,6 +217,17 @@ class EssayView:
     hypotheses: dict[str, list[str]]
     view: str
 
+    def add(self, ann: Annotation, refs: list[int], systems: dict[str, int],
+            boundary_edits: bool) -> None:
+        """One line: ``ann``'s original, the gold of its corrections ``refs`` and each system's
+        block and text (``systems``: name -> correction index)."""
+        self.sources.append(ann.orig.text)
+        self.gold.append(_blocks(ann, refs, boundary_edits))
+        for name, i in systems.items():
+            block, text = _hyp(ann, i, boundary_edits)
+            self.hyp_blocks[name].append(block)
+            self.hypotheses[name].append(text)
+
 
 @dataclass
 class EssayViews:
@@ -251,14 +262,10 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
                        *(hypothesis_text(h) for h in e.corrections[n_ref:])]) for e in essays]
     ann = annotator()
     keep = not realign if boundary_edits is None else boundary_edits
-    e_src: list[str] = []
-    e_gold: list[M2Block] = []
-    e_hyp: dict[str, list[M2Block]] = {n: [] for n in names}
-    e_txt: dict[str, list[str]] = {n: [] for n in names}
-    u_src: list[str] = []
-    u_gold: list[M2Block] = []
-    u_hyp: dict[str, list[M2Block]] = {n: [] for n in names}
-    u_txt: dict[str, list[str]] = {n: [] for n in names}
+    essay_view = EssayView([], [], {n: [] for n in names}, {n: [] for n in names},
+                           "essays" if realign else "whole")
+    unit_view = EssayView([], [], {n: [] for n in names}, {n: [] for n in names},
+                          "units" if realign else "whole")
     missing_refs = 0
     for essay, ea in zip(essays, annotate_essays(ann, items, realign), strict=True):
         if not keep:
@@ -270,21 +277,9 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
         syst = [pos[n_ref + j] for j in range(len(names))]
         if ea.error is not None:
             raise InputError(f"essay {essay.id!r}: {ea.error}", path=str(src))
-        whole = ea.annotation()
-        e_src.append(whole.orig.text)
-        e_gold.append(_blocks(whole, refs, keep))
-        for name, i in zip(names, syst, strict=True):
-            block, text = _hyp(whole, i, keep)
-            e_hyp[name].append(block)
-            e_txt[name].append(text)
+        essay_view.add(ea.annotation(), refs, dict(zip(names, syst, strict=True)), keep)
         for unit in ea.units():
-            a = unit.annotation
-            u_src.append(a.orig.text)
-            u_gold.append(_blocks(a, refs, keep))
-            for name, i in zip(names, syst, strict=True):
-                block, text = _hyp(a, i, keep)
-                u_hyp[name].append(block)
-                u_txt[name].append(text)
+            unit_view.add(unit.annotation, refs, dict(zip(names, syst, strict=True)), keep)
     if not essays:
         raise InputError("no essay in the source", path=str(src))
     how = ("realigned sentence by sentence (errtype.essay.realign)" if realign
@@ -292,8 +287,9 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
     if not keep:
         how += ("; edits that only join or split sentences are left out of the gold and the "
                 "systems")
-    notes = [f"{len(essays)} MultiGEC essays ({len(u_src)} sentence units), every reference and "
-             f"system {how}; sentence-level metrics score the units, corpus metrics the essays "
+    notes = [f"{len(essays)} MultiGEC essays ({len(unit_view.sources)} sentence units), every "
+             f"reference and system {how}; sentence-level metrics score the units, corpus "
+             f"metrics the essays "
              f"(docs/essays.md)"]
     notes.extend(metadata_notes(src, ref, lang))
     if missing_refs:
@@ -306,7 +302,4 @@ def load_essay_suite(systems: Sequence[tuple[str, PathLike]], ref: Sequence[Path
             notes.append(f"warning: {name}: {count} essay(s) missing, scored as the official "
                          f"'{hypothesis_text(None)}'")
 
-    return EssayViews(
-        EssayView(e_src, e_gold, e_hyp, e_txt, "essays" if realign else "whole"),
-        EssayView(u_src, u_gold, u_hyp, u_txt, "units" if realign else "whole"),
-        notes, ann)
+    return EssayViews(essay_view, unit_view, notes, ann)
