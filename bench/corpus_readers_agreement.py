@@ -35,7 +35,7 @@ Sentences = dict[str, M2Block]
 def _blocks(path: Path) -> Sentences:
     out: Sentences = {}
     for b in read_m2(path):
-        if not b.source.startswith("# "):  # the corpus M2's document markers
+        if b.document is None:  # not one of the corpus M2's document markers
             out.setdefault(b.source, b)
     return out
 
@@ -85,8 +85,7 @@ def main() -> None:
 
             if not args.ua_gec:
                 p.error("name a clone of grammarly/ua-gec: --ua-gec DIR or $ERRTYPE_UAGEC")
-            docs = [b.source[2:] for b in read_m2(args.m2)
-                    if b.source.startswith("# ") and b.source[2:].isdigit()]
+            docs = [b.document for b in read_m2(args.m2) if b.document is not None]
             folder = Path(args.ua_gec) / "data" / args.layer / "test" / "annotated"
             paths = [f for d in docs for f in sorted(folder.glob(f"{d}.a*.ann"))]
             print(f"{len(docs)} documents, {len(paths)} files")

@@ -45,7 +45,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -119,8 +118,8 @@ def source_path(lang: str) -> Path:
 def _uk_sentences(path: Path) -> list[Sentence]:
     out, essay = [], None
     for b in read_m2(path):
-        if re.fullmatch(r"# \d+", b.source):  # a document marker, not a sentence
-            essay = b.source[2:]
+        if b.document is not None:
+            essay = b.document
             continue
         if essay is None:
             raise ValueError(f"{path}: a sentence before the first document marker")

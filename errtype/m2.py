@@ -144,6 +144,10 @@ class M2Target:
         return f"{self.label} {self.text}"
 
 
+#: the source of a document-marker block (:attr:`M2Block.document`)
+DOCUMENT_MARKER = re.compile(r"# (\d+)")
+
+
 @dataclass(slots=True)
 class M2Block:
     """One sentence: the ``S`` text, its edits in file order, and where it started."""
@@ -162,6 +166,13 @@ class M2Block:
     def is_cherrant(self) -> bool:
         """Whether the block is in ChERRANT's dialect (has ``T`` lines)."""
         return bool(self.targets)
+
+    @property
+    def document(self) -> str | None:
+        """The document id when the block is a document marker (``S # 0042``, as UA-GEC's M2
+        files start each document), else None: ``S # Логічно ?`` is a sentence."""
+        found = DOCUMENT_MARKER.fullmatch(self.source)
+        return found[1] if found else None
 
     def target_edits(self) -> list[tuple[M2Target, list[M2Edit]]]:
         """Each ``T`` line with the edits under it (ChERRANT's dialect only)."""

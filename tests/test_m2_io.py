@@ -125,3 +125,13 @@ def test_edit_and_noop_lines_come_from_one_place() -> None:
     e = Edit(1, 2, 1, 3, "x", "y z", "R:X")
     assert e.to_m2(1) == M2Edit(1, 2, "R:X", "y z", 1).to_m2() == \
         "A 1 2|||R:X|||y z|||REQUIRED|||-NONE-|||1"
+
+
+def test_document_marker_blocks() -> None:
+    """UA-GEC's ``S # NNNN`` blocks name a document; a sentence starting with ``#`` does not."""
+    from errtype.m2 import M2Block
+
+    assert M2Block("# 0042").document == "0042"
+    assert M2Block("# Логічно ?").document is None
+    assert M2Block("# Так").document is None
+    assert M2Block("Він читає .").document is None

@@ -56,10 +56,10 @@ def read_gold(path: str | os.PathLike[str], annotator: int = 0) -> list[GoldSent
     out: list[GoldSentence] = []
     doc = ""
     for n, block in enumerate(read_m2(path)):
-        tokens = block.tokens
-        if len(tokens) == 2 and tokens[0] == "#":
-            doc = tokens[1]
+        if block.document is not None:
+            doc = block.document
             continue
+        tokens = block.tokens
         mine = [e for e in block.edits if e.annotator == annotator and not e.is_noop]
         applied = apply_edits(tokens, mine, M2SCORER)
         edits = tuple(GoldEdit(p.edit.start, p.edit.end, _first(p.edit.cor), p.edit.type,
