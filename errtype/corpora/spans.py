@@ -197,7 +197,7 @@ def _paragraph_blocks(para: str, offset: int, edits: list[CharEdit], annotators:
         m2_edits: list[M2Edit] = []
         for ann in annotators:
             mine = sorted((te for te in tok_edits if te.annotator == ann
-                           and _block_of(block_starts, te) == b),
+                           and _sentences(block_starts, te)[0] == b),
                           key=lambda te: (te.start, te.end))
             if not mine:
                 m2_edits.append(M2Edit.noop(ann))
@@ -245,14 +245,9 @@ def _clusters(para: str, offset: int, edits: list[CharEdit], spans: Sequence[tup
 
 
 def _sentences(starts: Sequence[int], te: _TokEdit) -> tuple[int, int]:
+    """The first and last sentence (or block) of ``starts`` an edit covers; an insertion
+    marked ``before`` a start belongs to the one before it."""
     lo, hi = sentences_of(starts, te.start, te.end)
     if te.before and te.start in starts[1:]:
         lo = hi = lo - 1
     return lo, hi
-
-
-def _block_of(block_starts: Sequence[int], te: _TokEdit) -> int:
-    lo, _ = sentences_of(block_starts, te.start, te.end)
-    if te.before and te.start in block_starts[1:]:
-        lo -= 1
-    return lo
