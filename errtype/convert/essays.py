@@ -20,9 +20,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import m2
-from ..essay.multigec import HEADER, read_parallel_essays
+from ..essay.multigec import read_multigec, read_parallel_essays
 from ..m2 import M2Block
-from ..textio import read_lines
 from .jobs import Job, run_job
 from .options import JobOptions, resolve
 from .output import Formatted, PathLike, Report
@@ -38,13 +37,6 @@ UNITS = ("essay", "sentence")
 WORKER_ESSAYS = 8
 
 Progress = Callable[[int], None] | None
-
-
-def header_lines(path: PathLike, encoding_errors: str = "strict") -> dict[str, int]:
-    """The line of each essay's header in a MultiGEC file (what errors name)."""
-    return {text[len(HEADER):]: number
-            for number, text, _ in read_lines(path, errors=encoding_errors)
-            if text.startswith(HEADER)}
 
 
 def essay_formatted(ea: EssayAnnotation, unit: str = "essay", boundary_edits: bool = True
@@ -132,7 +124,7 @@ def essays_to_m2(annotator: Annotator, orig: PathLike, cors: Sequence[PathLike],
     if options.unit not in UNITS:
         raise ValueError(f"unit must be one of {', '.join(UNITS)}, not {options.unit!r}")
     essays = read_parallel_essays(orig, cors, options.encoding_errors)
-    lines = header_lines(orig, options.encoding_errors)
+    lines = {e.id: e.line for e in read_multigec(orig, options.encoding_errors)}
 
     def read(skip: int) -> Iterator[tuple[int, tuple[str, list[str | None]]]]:
         for e in essays[skip:]:

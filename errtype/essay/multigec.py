@@ -56,10 +56,12 @@ OFFICIAL_MISSING_HYPOTHESIS = "!"
 
 @dataclass(frozen=True, slots=True)
 class Essay:
-    """One essay: its id (the rest of the header line) and its text."""
+    """One essay: its id (the rest of the header line), its text and, when read from a file,
+    the line of its header (0 otherwise; not part of equality)."""
 
     id: str
     text: str
+    line: int = field(default=0, compare=False)
 
 
 class ParallelEssay(NamedTuple):
@@ -101,7 +103,7 @@ def read_multigec(path: PathLike, encoding_errors: str = "strict") -> list[Essay
 
     def close() -> None:
         if current is not None:
-            essays.append(Essay(current[0], "\n".join(body).strip("\n")))
+            essays.append(Essay(current[0], "\n".join(body).strip("\n"), current[1]))
 
     for number, text, _ in read_lines(path, errors=encoding_errors):
         if text.startswith(HEADER):
@@ -211,20 +213,13 @@ def read_parallel_essays(orig_path: PathLike, cor_paths: Sequence[PathLike],
     columns: list[dict[str, str]] = []
     for path in cor_paths:
         essays = read_multigec(path, encoding_errors)
-        extra = [e.id for e in essays if e.id not in ids]
+        extra = [e for e in essays if e.id not in ids]
         if extra:
-            raise InputError(f"essay id {extra[0]!r} is not in {orig_path}"
+            raise InputError(f"essay id {extra[0].id!r} is not in {orig_path}"
                              + (f" ({len(extra) - 1} more)" if len(extra) > 1 else ""),
-                             path=str(path), line=_header_line(path, extra[0], encoding_errors))
+                             path=str(path), line=extra[0].line)
         columns.append({e.id: e.text for e in essays})
     return [ParallelEssay(e.id, e.text, [c.get(e.id) for c in columns]) for e in orig]
-
-
-def _header_line(path: PathLike, essay_id: str, encoding_errors: str) -> int | None:
-    for number, text, _ in read_lines(path, errors=encoding_errors):
-        if text == HEADER + essay_id:
-            return number
-    return None
 
 
 # --------------------------------------------------------------------------- names, metadata
