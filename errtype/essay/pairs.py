@@ -16,8 +16,8 @@ from typing import Any
 from ..document import sentence_starts
 from ..edit import Edit
 from ..merge import MAX_RULE_RUN
-from ..tokens import Sentence, join_sentences, split_sentence
-from .realign import EssayAnnotation, align_sentences
+from ..tokens import Sentence, split_sentence
+from .realign import EssayAnnotation, align_sentences, annotate_groups
 
 __all__ = ["realigned_edits"]
 
@@ -30,15 +30,7 @@ def realigned_edits(annotator: Any, orig: Sentence, cor: Sentence,
     os_ = split_sentence(orig, starts if starts is not None else sentence_starts(orig.texts))
     cs_ = split_sentence(cor, sentence_starts(cor.texts)) if len(cor) else []
     groups = align_sentences(os_, cs_)
-    per_group: list[list[Edit]] = []
-    for g in groups:
-        o = os_[g.o_start:g.o_end]
-        c = cs_[g.c_start:g.c_end]
-        if [t for s in o for t in s.texts] == [t for s in c for t in s.texts]:
-            per_group.append([])
-            continue
-        per_group.append(annotator.annotate(
-            join_sentences(o) if o else Sentence(), join_sentences(c) if c else Sentence(),
-            lev=lev, merging=merging, merge_run_limit=merge_run_limit))
+    per_group = annotate_groups(annotator, os_, cs_, groups, lev=lev, merging=merging,
+                                merge_run_limit=merge_run_limit)
     ea = EssayAnnotation(os_, [cs_], [groups], [per_group])
     return ea.annotation().edits[0]

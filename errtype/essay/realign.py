@@ -68,7 +68,7 @@ from ..tokens import Sentence, join_sentences
 from .segment import parse_texts, tag_sentences
 
 __all__ = ["Aligner", "EssayAnnotation", "Group", "Unit", "align_sentences", "annotate_essay",
-           "annotate_essays", "boundary_edit", "joint_units", "pair_by_index"]
+           "annotate_essays", "annotate_groups", "boundary_edit", "joint_units", "pair_by_index"]
 
 #: the band of the sentence alignment, in tokens (see the module docstring)
 BAND_TOKENS = 60
@@ -556,13 +556,23 @@ def _annotate_batch(annotator: Any, batch: list[tuple[str, list[str | None]]], a
             if cor is None or gs is None:
                 ea.group_edits.append(None)
                 continue
-            ea.group_edits.append([
-                [] if _same(ea.orig[g.o_start:g.o_end], cor[g.c_start:g.c_end]) else
-                annotator.annotate(join_sentences(ea.orig[g.o_start:g.o_end]),
-                                   join_sentences(cor[g.c_start:g.c_end]),
-                                   lev=lev, merging=merging, merge_run_limit=run_limit)
-                for g in gs])
+            ea.group_edits.append(annotate_groups(annotator, ea.orig, cor, gs, lev=lev,
+                                                  merging=merging, merge_run_limit=run_limit))
     return essays
+
+
+def annotate_groups(annotator: Any, orig: Sequence[Sentence], cor: Sequence[Sentence],
+                    groups: Sequence[Group], *, lev: bool = False, merging: str = "rules",
+                    merge_run_limit: int = MAX_RULE_RUN) -> list[list[Edit]]:
+    """Each group's edits by the annotator's own align/merge/classify, at offsets within the
+    group (its sentences joined); none for a group whose two sides have the same tokens."""
+    out: list[list[Edit]] = []
+    for g in groups:
+        o, c = orig[g.o_start:g.o_end], cor[g.c_start:g.c_end]
+        out.append([] if _same(o, c) else annotator.annotate(
+            join_sentences(o), join_sentences(c), lev=lev, merging=merging,
+            merge_run_limit=merge_run_limit))
+    return out
 
 
 def _same(a: Sequence[Sentence], b: Sequence[Sentence]) -> bool:
