@@ -39,16 +39,14 @@ WORKER_ESSAYS = 8
 Progress = Callable[[int], None] | None
 
 
-def essay_formatted(ea: EssayAnnotation, unit: str = "essay", boundary_edits: bool = True
-                    ) -> Formatted:
+def essay_formatted(ea: EssayAnnotation, unit: str = "essay") -> Formatted:
     """The M2 block(s) of one annotated essay: annotator ``k`` is correction ``k`` (a missing
     correction has no line). ``refused``: a correction M2 cannot express (its index)."""
     present = ea.present
     if unit == "essay":
-        anns = [ea.annotation(boundary_edits)]
+        anns = [ea.annotation()]
     else:
-        anns = [u.annotation for u in ea.units(boundary_edits)] or [
-            ea.annotation(boundary_edits)]
+        anns = [u.annotation for u in ea.units()] or [ea.annotation()]
     texts, noops = [], 0
     for ann in anns:
         block = m2.annotation_block(ann, source_text=True)
