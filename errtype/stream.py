@@ -202,11 +202,12 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
                                         too_long(limit))
                 continue
             ann = Annotation(o, cs)
+            starts = _sentence_starts(o, options)
             for c in cs:
                 is_noop = o.texts == c.texts
                 ann.noop.append(is_noop)
                 if not alternatives:
-                    ann.edits.append([] if is_noop else _edits(annotator, o, c, options))
+                    ann.edits.append([] if is_noop else _edits(annotator, o, c, options, starts))
                     continue
                 seqs = [[]] if is_noop else annotator.annotate_alternatives(
                     o, c, options.lev, options.merging, options.merge_run_limit)
@@ -223,20 +224,27 @@ def annotate_batch(annotator: Annotator, batch: Batch, options: StreamOptions,
     return results  # type: ignore[return-value]
 
 
-def _edits(annotator: Annotator, o: Sentence, c: Sentence, options: StreamOptions
-           ) -> list[Any]:
-    """The edits of one pair: :meth:`Annotator.annotate`, or ``options.realign``'s for an
-    original of more than one sentence (:func:`errtype.document.sentence_starts` on its
-    tokens), at offsets over the whole pair. (The realigner is passed in: this module is below
-    :mod:`errtype.essay`, which imports the annotator.)"""
-    if options.realign is not None and len(o) > 1:
-        from .document import sentence_starts
+def _sentence_starts(o: Sentence, options: StreamOptions) -> list[int] | None:
+    """The sentence starts of an original that ``options.realign`` realigns (more than one
+    sentence: :func:`errtype.document.sentence_starts` on its tokens), else None; once per
+    item, for all its corrections."""
+    if options.realign is None or len(o) < 2:
+        return None
+    from .document import sentence_starts
 
-        starts = sentence_starts(o.texts)
-        if len(starts) > 1:
-            return options.realign(annotator, o, c, starts, lev=options.lev,
-                                   merging=options.merging,
-                                   merge_run_limit=options.merge_run_limit)
+    starts = sentence_starts(o.texts)
+    return starts if len(starts) > 1 else None
+
+
+def _edits(annotator: Annotator, o: Sentence, c: Sentence, options: StreamOptions,
+           starts: list[int] | None) -> list[Any]:
+    """The edits of one pair: :meth:`Annotator.annotate`, or, for an original of more than one
+    sentence (``starts``: :func:`_sentence_starts`), ``options.realign``'s, at offsets over the
+    whole pair. (The realigner is passed in: this module is below :mod:`errtype.essay`, which
+    imports the annotator.)"""
+    if starts is not None and options.realign is not None:
+        return options.realign(annotator, o, c, starts, lev=options.lev,
+                               merging=options.merging, merge_run_limit=options.merge_run_limit)
     return annotator.annotate(o, c, options.lev, options.merging, options.merge_run_limit)
 
 
