@@ -41,8 +41,8 @@ from ..registry import ScoreInput, describe
 from .correlation import _summary, pearson, spearman
 from .hybrid import Hybrid, SentenceView, human_score
 
-__all__ = ["BETAS", "SYSTEM_SCORES", "beta_sweep", "build_metrics", "correlate", "f_measure", "metric_view",
-           "points_scores"]
+__all__ = ["BETAS", "SYSTEM_SCORES", "beta_sweep", "build_metrics", "correlate", "f_measure",
+           "metric_view", "points_scores"]
 
 #: the β sweep: 0 to 2 in steps of 0.1
 BETAS = tuple(round(0.1 * k, 1) for k in range(21))
