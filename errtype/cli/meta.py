@@ -180,6 +180,12 @@ def build_parser() -> argparse.ArgumentParser:
     gm.add_argument("--average", choices=["categories", "micro"], default="categories",
                     help="errant as the mean F over its error categories (default, as the "
                          "paper defines ERRANT) or its own corpus F (micro)")
+    gm.add_argument("--system-score", choices=["corpus", "mean"], default="corpus",
+                    help="a system's (and hybrid's) metric score: the metric's corpus score of "
+                         "its sentences (default, the paper's) or the mean of its sentence "
+                         "scores, as its human score is (e.g. -m chrf:word_order=0 "
+                         "--system-score mean: the reading that reproduces the paper's FCE "
+                         "CHRF++ row)")
     gm.add_argument("--no-sweep", dest="sweep", action="store_false",
                     help="skip the beta sweep (0-2) of the F-measures")
     gm.add_argument("--tsv", action="store_true",
@@ -498,7 +504,7 @@ def _cmd_gmeg(args: argparse.Namespace) -> int:
         raise InputError(f"no GMEG domain could be read from {args.data}")
     results = []
     for data in read:
-        prep = gm.prepare(data, metrics, args.average)
+        prep = gm.prepare(data, metrics, args.average, system=args.system_score)
         results.append(gm.evaluate_domain(prep, synthetic=args.synthetic, samples=args.samples,
                                           seed=args.seed, sweep=args.sweep and not args.tsv))
     if args.tsv:
@@ -510,7 +516,8 @@ def _cmd_gmeg(args: argparse.Namespace) -> int:
     else:
         _print_gmeg(results)
     settings = {"split": args.split, "synthetic": args.synthetic, "share": "0.1-0.9",
-                "samples": args.samples, "seed": args.seed, "errant": args.average}
+                "samples": args.samples, "seed": args.seed, "errant": args.average,
+                "system": args.system_score}
     sig = signature("meta-gmeg", settings)
     print(sig, file=sys.stderr if args.tsv else sys.stdout)
     if args.json:

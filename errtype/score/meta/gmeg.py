@@ -166,16 +166,20 @@ class Prepared:
     suite: Any
     metrics: list[tuple[str, Any, str]]
     views: dict[str, Any]
+    system: str = "corpus"
 
 
 def prepare(gm: GmegDomain, metrics: Sequence[tuple[str, Any]], average: str = "categories",
-            annotator: Any = None, suite: Any = None) -> Prepared:
+            annotator: Any = None, suite: Any = None, system: str = "corpus") -> Prepared:
     """Read the texts (references as text: errtype extracts the gold edits), score every
     (label, configured metric) on the real systems and keep its view. ``average``: how an
     ERRANT-typed metric (errant) is averaged, ``categories`` (the mean F over its error
     categories, as Napoles et al. define their ERRANT) or ``micro`` (errant's own corpus F);
     the other metrics are what they are. ``suite``: one this domain was read into before (by
-    another :func:`prepare`), reused with its extracted edits."""
+    another :func:`prepare`), reused with its extracted edits. ``system``: a point's metric
+    score, the metric's ``corpus`` score of its sentences (default, the paper's reading) or the
+    ``mean`` of its sentence scores (every metric micro: a category average has no sentence
+    score)."""
     from ..suite import load_suite
 
     suite = suite or load_suite(list(gm.systems.items()), gm.references, gm.source,
@@ -183,10 +187,10 @@ def prepare(gm: GmegDomain, metrics: Sequence[tuple[str, Any]], average: str = "
     rows = []
     views = {}
     for label, metric in metrics:
-        avg = average if _typed(metric) else "micro"
+        avg = average if _typed(metric) and system == "corpus" else "micro"
         rows.append((label, metric, avg))
-        views[label] = metric_view(metric, suite.inputs(metric), avg)
-    return Prepared(gm, suite, rows, views)
+        views[label] = metric_view(metric, suite.inputs(metric), avg, system)
+    return Prepared(gm, suite, rows, views, system)
 
 
 def evaluate_domain(prep: Prepared, *, synthetic: int = 674, samples: int = 100, seed: int = 0,
@@ -211,7 +215,7 @@ def evaluate_domain(prep: Prepared, *, synthetic: int = 674, samples: int = 100,
         vals = points_scores(view, systems, hybrids)
         values[label] = vals
         res = correlate(vals, human, samples, seed)
-        res.update(kind=view.kind, signature=_signature(metric, avg),
+        res.update(kind=view.kind, signature=_signature(metric, avg, prep.system),
                    system_scores={s: vals[k] for k, s in enumerate(systems)})
         family = repr(({k: v for k, v in _init_settings(metric).items() if k != "beta"},
                        metric.name if f_measure(metric) else label, avg))
@@ -219,7 +223,7 @@ def evaluate_domain(prep: Prepared, *, synthetic: int = 674, samples: int = 100,
             swept.add(family)
             def view_at(b: float, metric: Any = metric, avg: str = avg) -> Any:
                 m = get_metric(metric.name, **{**_init_settings(metric), "beta": b})
-                return metric_view(m, prep.suite.inputs(m), avg)
+                return metric_view(m, prep.suite.inputs(m), avg, prep.system)
 
             res["beta_sweep"] = beta_sweep(view_at, systems, hybrids, human)
         out["metrics"][label] = res
@@ -241,8 +245,10 @@ def _init_settings(metric: Any) -> dict[str, Any]:
     return {}
 
 
-def _signature(metric: Any, average: str) -> str:
+def _signature(metric: Any, average: str, system: str = "corpus") -> str:
     from ..registry import metric_signature
 
     sig = metric_signature(metric)
-    return f"{sig}|average:categories" if average == "categories" else sig
+    if average == "categories":
+        sig += "|average:categories"
+    return f"{sig}|system:mean-of-sentences" if system == "mean" else sig

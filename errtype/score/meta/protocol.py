@@ -20,6 +20,12 @@ A metric is seen through a :class:`~.hybrid.SentenceView` (:func:`metric_view`):
 * ``statistics``: a metric whose scorer has ``statistics()`` (GLEU): the hybrid's per-sentence
   n-gram statistics, scored by the metric itself.
 * ``rescore``: any other metric scores each hybrid's hypotheses anew (slow for a slow metric).
+* ``sentence-mean`` (``system="mean"``, any metric with sentence scores): a point's score is the
+  mean of its sentences' scores (the metric's own sentence score: F, GLEU, chrF, I, ...), the
+  way a point's human score is the mean of its sentences' human scores; what Popović's
+  chrF++.py prints as its "avgF" beside the corpus F. Napoles et al. do not say that they scored
+  systems this way; it is the reading that reproduces their CHRF++ row on FCE (with
+  ``word_order=0``; docs/meta-evaluation.md).
 """
 
 from __future__ import annotations
@@ -33,14 +39,17 @@ from ...errors import InputError
 from ..common import prf
 from ..registry import ScoreInput, describe
 from .correlation import _summary, pearson, spearman
-from .hybrid import Hybrid, SentenceView
+from .hybrid import Hybrid, SentenceView, human_score
 
-__all__ = ["BETAS", "beta_sweep", "build_metrics", "correlate", "f_measure", "metric_view",
-           "points_scores"]
+__all__ = ["BETAS", "SYSTEM_SCORES", "beta_sweep", "build_metrics", "correlate", "f_measure",
+           "metric_view", "points_scores"]
 
 #: the β sweep: 0 to 2 in steps of 0.1
 BETAS = tuple(round(0.1 * k, 1) for k in range(21))
 OPERATIONS = ("M:", "R:", "U:")
+#: how a point's metric score is made: the metric's corpus score of its sentences, or the mean
+#: of its sentence scores
+SYSTEM_SCORES = ("corpus", "mean")
 #: ERRANT's category of gold edits it could not type; not one of its 24 categories
 UNK = "UNK"
 
@@ -92,13 +101,20 @@ def _merged_types(types: Mapping[str, Sequence[float]]) -> dict[str, tuple[float
     return {k: tuple(v) for k, v in out.items()}
 
 
-def metric_view(metric: Any, inputs: Sequence[ScoreInput], average: str = "micro"
-                ) -> SentenceView:
+def metric_view(metric: Any, inputs: Sequence[ScoreInput], average: str = "micro",
+                system: str = "corpus") -> SentenceView:
     """The :class:`SentenceView` of a configured registry metric over the real systems'
     :class:`ScoreInput` s (``suite.inputs(metric)``). ``average="categories"`` gives an
-    ERRANT-typed metric as the mean F over error categories (see the module docstring)."""
+    ERRANT-typed metric as the mean F over error categories; ``system="mean"`` scores a point
+    by the mean of its sentence scores (see the module docstring)."""
     if average not in ("micro", "categories"):
         raise ValueError(f"unknown average {average!r} (micro, categories)")
+    if system not in SYSTEM_SCORES:
+        raise ValueError(f"unknown system score {system!r} ({', '.join(SYSTEM_SCORES)})")
+    if system == "mean":
+        if average == "categories":
+            raise ValueError("a category average is a corpus score: no sentence mean of it")
+        return _mean_view(metric, inputs)
     hook = _statistics_hook(metric)
     if hook is not None:
         if average == "categories":
@@ -271,6 +287,22 @@ def _gleu_hybrids(scorer: Any, items: Mapping[str, list[Any]], n: int, k: int
         return out
 
     return scores
+
+
+def _mean_view(metric: Any, inputs: Sequence[ScoreInput]) -> SentenceView:
+    """Each point scored by the mean of its sentences' scores (unscored sentences, NaN, left
+    out, as unjudged sentences are from the human mean)."""
+    from ..common import sentence_scores
+
+    beta = float(getattr(metric, "beta", 0.5))
+    items = {}
+    for d in inputs:
+        try:
+            items[d.name] = sentence_scores(metric.score(d), beta)
+        except InputError as exc:
+            raise InputError(f"{getattr(metric, 'name', metric)}: no sentence mean: {exc}"
+                             ) from None
+    return SentenceView(items, human_score, "sentence-mean")
 
 
 def _rescore_view(metric: Any, inputs: Sequence[ScoreInput]) -> SentenceView:
