@@ -54,7 +54,7 @@ def split_examples(parsed: Sequence[Parsed], settings: MergeSettings
     rows = []
     for p in parsed:
         for span in p.edit_spans(settings):
-            for _, left, right in cut_points(span, p.seq):
+            for _, left, right in cut_points(span, p.seq, p.orig, p.cor):
                 rows.append((pair_features(left, right, p.orig, p.cor),
                              not _together(p.gold.edits, left, right)))
     return rows

@@ -16,6 +16,8 @@ where the join model says so, each pair decided on its own and chains joined who
 
 from __future__ import annotations
 
+import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -94,11 +96,42 @@ class SpanModel:
 
 # --- candidates ----------------------------------------------------------------------------------
 
-def _ops_in(span: Span, seq: Sequence[AlignOp]) -> list[AlignOp]:
-    """The alignment operations inside ``span`` (on both sides)."""
-    return [a for a in seq if span[0] <= a.o_start and a.o_end <= span[1]
+def _fold(tok: Token) -> str:
+    """Lower-cased text without diacritics (what the UD transposition test compares)."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", tok.lower)
+                   if not unicodedata.combining(ch))
+
+
+def _expand(op: AlignOp, orig: Sentence, cor: Sentence) -> list[AlignOp]:
+    """A transposition as the shorter ones (or substitutions, or matches) it is made of:
+    ``hodne svatků -> hodně svátků``, a transposition up to diacritics, is two changes."""
+    if not op.op.startswith("T") or op.o_end - op.o_start != op.c_end - op.c_start:
+        return [op]
+    out: list[AlignOp] = []
+    left: Counter[str] = Counter()
+    last = 0
+    for j in range(op.o_end - op.o_start):
+        left[_fold(orig[op.o_start + j])] += 1
+        left[_fold(cor[op.c_start + j])] -= 1
+        if any(left.values()):
+            continue
+        os_, cs_, n = op.o_start + last, op.c_start + last, j + 1 - last
+        if n > 1:
+            kind = f"T{n}"
+        else:
+            kind = "M" if orig[os_].text == cor[cs_].text else "S"
+        out.append(AlignOp(kind, os_, os_ + n, cs_, cs_ + n))
+        last = j + 1
+    return out
+
+
+def _ops_in(span: Span, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
+            ) -> list[AlignOp]:
+    """The alignment operations inside ``span`` (on both sides), transpositions expanded."""
+    return [x for a in seq if span[0] <= a.o_start and a.o_end <= span[1]
             and span[2] <= a.c_start and a.c_end <= span[3]
-            and (a.o_start, a.c_start) != (a.o_end, a.c_end)]
+            and (a.o_start, a.c_start) != (a.o_end, a.c_end)
+            for x in _expand(a, orig, cor)]
 
 
 def _cover(ops: Sequence[AlignOp]) -> Span | None:
@@ -110,9 +143,10 @@ def _cover(ops: Sequence[AlignOp]) -> Span | None:
     return (a.o_start, b.o_end, a.c_start, b.c_end)
 
 
-def _tiling(span: Span, seq: Sequence[AlignOp]) -> list[AlignOp]:
+def _tiling(span: Span, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
+            ) -> list[AlignOp]:
     """The alignment operations that tile ``span`` exactly, or [] when they do not."""
-    ops = _ops_in(span, seq)
+    ops = _ops_in(span, seq, orig, cor)
     if len(ops) < 2 or (ops[0].o_start, ops[0].c_start) != (span[0], span[2]) \
             or (ops[-1].o_end, ops[-1].c_end) != (span[1], span[3]):
         return []
@@ -122,11 +156,12 @@ def _tiling(span: Span, seq: Sequence[AlignOp]) -> list[AlignOp]:
     return ops
 
 
-def cut_points(span: Span, seq: Sequence[AlignOp]) -> list[tuple[int, Span, Span]]:
+def cut_points(span: Span, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence
+               ) -> list[tuple[int, Span, Span]]:
     """Each place ``span`` can be cut between two of its alignment operations so that both
     sides hold a change: (index of the first operation after the cut, left part, right part),
     unchanged edges left out. Only spans whose operations tile them exactly are cut."""
-    ops = _tiling(span, seq)
+    ops = _tiling(span, seq, orig, cor)
     out = []
     for k in range(1, len(ops)):
         left, right = _cover(ops[:k]), _cover(ops[k:])
@@ -135,11 +170,12 @@ def cut_points(span: Span, seq: Sequence[AlignOp]) -> list[tuple[int, Span, Span
     return out
 
 
-def split_at(span: Span, seq: Sequence[AlignOp], cuts: Sequence[int]) -> list[Span]:
+def split_at(span: Span, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
+             cuts: Sequence[int]) -> list[Span]:
     """``span`` cut before the operations ``cuts`` (indexes of :func:`cut_points`)."""
     if not cuts:
         return [span]
-    ops = _tiling(span, seq)
+    ops = _tiling(span, seq, orig, cor)
     bounds = [0, *sorted(cuts), len(ops)]
     pieces = [_cover(ops[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
     return [p for p in pieces if p is not None]
@@ -150,9 +186,9 @@ def split_spans(spans: Sequence[Span], seq: Sequence[AlignOp], orig: Sentence, c
     """Each span cut where ``model`` scores its cut point above 0."""
     out: list[Span] = []
     for span in spans:
-        cuts = [k for k, left, right in cut_points(span, seq)
+        cuts = [k for k, left, right in cut_points(span, seq, orig, cor)
                 if model.score(pair_features(left, right, orig, cor)) > 0]
-        out.extend(split_at(span, seq, cuts))
+        out.extend(split_at(span, seq, orig, cor, cuts))
     return out
 
 
