@@ -22,6 +22,8 @@ SPAN_C = (0.3, 1.0)
 SPAN_FOLDS = 4
 #: a feature seen fewer times among the training pairs is left out
 MIN_COUNT = 2
+#: decision thresholds on the models' scores (log-odds) tried by the inner CV
+THRESHOLDS = (-1.0, 0.0, 1.0)
 #: the variants tried: (split, join)
 VARIANTS = ((True, True), (True, False), (False, True))
 
@@ -113,29 +115,39 @@ def fit_span_model(parsed: Sequence[Parsed], settings: MergeSettings, split: boo
     return SpanModel(split_model, join_model)
 
 
+def _shifted(model: SpanModel, split: float, join: float) -> SpanModel:
+    """``model`` with its decision thresholds moved (scores above ``split``/``join`` decide)."""
+    def shift(m: Linear | None, t: float) -> Linear | None:
+        return None if m is None else Linear(m.vocabulary, m.coef, m.intercept - t)
+    return SpanModel(shift(model.split, split), shift(model.join, join), model.max_gap)
+
+
 def choose_span_model(parsed: Sequence[Parsed], settings: MergeSettings,
                       k: int = SPAN_FOLDS) -> tuple[SpanModel | None, dict[str, Any]]:
-    """The learned span step (fitted on all of ``parsed``) if one of :data:`VARIANTS` and
-    :data:`SPAN_C` beats ``settings`` alone in span F1 under ``k``-fold cross-validation on
-    ``parsed``, else None; and what was measured (for the profile's meta)."""
+    """The learned span step (fitted on all of ``parsed``) if one of :data:`VARIANTS`,
+    :data:`SPAN_C` and :data:`THRESHOLDS` beats ``settings`` alone in span F1 under
+    ``k``-fold cross-validation on ``parsed``, else None; and what was measured (for the
+    profile's meta)."""
     parts = [p for p in parsed_folds(parsed, k) if p]
-    gold = [[[e.key for e in p.gold.edits] for p in part] for part in parts]
-    base = span_prf([g for part in gold for g in part],
-                    [p.spans(settings) for part in parts for p in part])
-    results: dict[tuple[bool, bool, float], float] = {}
+    gold = [g for part in parts for g in ([e.key for e in p.gold.edits] for p in part)]
+    base = span_prf(gold, [p.spans(settings) for part in parts for p in part])
+    results: dict[tuple[bool, bool, float, float, float], float] = {}
     for split, join in VARIANTS:
         for c in SPAN_C:
-            found = []
-            for i, test in enumerate(parts):
-                train = [p for j, part in enumerate(parts) if j != i for p in part]
-                model = fit_span_model(train, settings, split, join, c)
-                found += [p.spans(settings, model) for p in test]
-            results[(split, join, c)] = span_prf([g for part in gold for g in part], found).f1
+            models = [fit_span_model([p for j, part in enumerate(parts) if j != i for p in part],
+                                     settings, split, join, c) for i in range(len(parts))]
+            for ts in THRESHOLDS if split else (0.0,):
+                for tj in THRESHOLDS if join else (0.0,):
+                    found = [p.spans(settings, _shifted(m, ts, tj))
+                             for m, part in zip(models, parts, strict=True) for p in part]
+                    results[(split, join, c, ts, tj)] = span_prf(gold, found).f1
     best = max(results, key=lambda v: round(results[v], 6))
+    split, join, c, ts, tj = best
     info: dict[str, Any] = {"span_cv_f1_switches": round(base.f1, 2),
                             "span_cv_f1_learned": round(results[best], 2),
                             "span_learned": results[best] > base.f1,
-                            "span_variant": {"split": best[0], "join": best[1], "c": best[2]}}
+                            "span_variant": {"split": split, "join": join, "c": c,
+                                             "split_threshold": ts, "join_threshold": tj}}
     if not info["span_learned"]:
         return None, info
-    return fit_span_model(parsed, settings, best[0], best[1], best[2]), info
+    return _shifted(fit_span_model(parsed, settings, split, join, c), ts, tj), info

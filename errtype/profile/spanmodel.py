@@ -246,7 +246,9 @@ def _changed(o: Sequence[Token], c: Sequence[Token]) -> set[str]:
     return out
 
 
-def _part(name: str, o: Sequence[Token], c: Sequence[Token], out: list[str]) -> None:
+def _part(name: str, o: Sequence[Token], c: Sequence[Token], out: list[str]) -> str:
+    """Append the features of one part; return its short description (operation,
+    punctuation, case-only or letter similarity) for the features of the pair."""
     op = _op(o, c)
     out.append(f"{name}op={op}")
     out.append(f"{name}len={min(len(o), 3)}>{min(len(c), 3)}")
@@ -263,6 +265,16 @@ def _part(name: str, o: Sequence[Token], c: Sequence[Token], out: list[str]) -> 
         out.append(f"{name}opos={t.pos}")
     for t in c:
         out.append(f"{name}cpos={t.pos}")
+    words = [t.text for t in o if not is_punct(t)]
+    if words:
+        out.append(f"{name}upper={all(w.isupper() for w in words)}")
+    if all(is_punct(t) for t in toks):
+        return f"{op}p"
+    if o and c and _text(o) == _text(c):
+        return f"{op}c"
+    if o and c:
+        return f"{op}{min(_sim(_text(o), _text(c)) // 3, 3)}"
+    return op
 
 
 def pair_features(left: Span, right: Span, orig: Sentence, cor: Sentence) -> list[str]:
@@ -272,9 +284,10 @@ def pair_features(left: Span, right: Span, orig: Sentence, cor: Sentence) -> lis
     ro, rc = orig[right[0]:right[1]], cor[right[2]:right[3]]
     gap = orig[left[1]:right[0]]
     out = ["bias", f"gap={min(len(gap), 3)}"]
-    _part("l", lo, lc, out)
-    _part("r", ro, rc, out)
+    kinds = f"{_part('l', lo, lc, out)}|{_part('r', ro, rc, out)}"
     out.append(f"ops={_op(lo, lc)}{_op(ro, rc)}")
+    out.append(f"kinds={kinds}")
+    out.append(f"kinds_gap={kinds}|{min(len(gap), 3)}")
     out.extend(f"gpos={t.pos}" for t in gap)
     if any(is_punct(t) for t in gap):
         out.append("gpunct")
@@ -283,6 +296,7 @@ def pair_features(left: Span, right: Span, orig: Sentence, cor: Sentence) -> lis
     rb = [t.pos for t in (ro[:1] or rc[:1])]
     if lb and rb:
         out.append(f"bpos={lb[0]}|{rb[0]}")
+        out.append(f"bpos_kinds={lb[0]}|{rb[0]}|{kinds}")
     out.append(f"bpunct={bool(lo[-1:] or lc[-1:]) and is_punct((lo or lc)[-1])}"
                f"|{bool(ro or rc) and is_punct((ro or rc)[0])}")
     # the same feature changed on both sides (agreement), the same lemma changed twice
