@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..align import AlignOp, align
 from ..edit import Edit
@@ -17,7 +18,7 @@ from ..version import __version__
 from .features import edit_features
 from .profile import Profile, ProfileError
 from .spanfit import choose_span_model, parsed_folds
-from .spanmodel import SpanModel
+from .spanmodel import Lexicon, SpanModel
 from .spans import PRF, GoldSentence, SpanKey, span_prf
 
 #: regularisation of the logistic regression (inverse strength, scikit-learn's ``C``)
@@ -47,13 +48,15 @@ class Parsed:
     examples: list[tuple[str, list[str]]] = field(default_factory=list)
     #: the alignment the rule spans come from (what the learned split cuts between)
     seq: list[AlignOp] = field(default_factory=list)
+    #: the language's word test (the classifier's Hunspell lexicon), read by the span step
+    lexicon: Lexicon | None = None
 
     def edit_spans(self, settings: MergeSettings, span_model: SpanModel | None = None
                    ) -> list[tuple[int, int, int, int]]:
         """errtype's edit spans at ``settings``, then ``span_model``'s cuts and joins."""
         out = apply_merge_settings(self.rule_spans, self.orig, self.cor, settings)
         if span_model is not None:
-            out = span_model.apply(out, self.seq, self.orig, self.cor)
+            out = span_model.apply(out, self.seq, self.orig, self.cor, self.lexicon)
         return [tuple(s[:4]) for s in out]  # type: ignore[misc]
 
     def spans(self, settings: MergeSettings, span_model: SpanModel | None = None
@@ -83,10 +86,13 @@ def parse_gold(annotator: object, sents: Sequence[GoldSentence]) -> list[Parsed]
         parsed += parser.parse_many(texts[k:k + _BATCH], False)
     out: list[Parsed] = []
     lexicon = getattr(language.classifier, "is_valid_word", None)
+    if lexicon is not None:     # asked again and again for the same words by the span fit
+        lexicon = lru_cache(maxsize=None)(lexicon)
     for i, s in enumerate(sents):
         o, c = parsed[2 * i], parsed[2 * i + 1]
         seq = align(o, c, language, False).align_seq
-        p = Parsed(s, o, c, list(language.rule_spans(seq, o, c, MAX_RULE_RUN)), seq=list(seq))
+        p = Parsed(s, o, c, list(language.rule_spans(seq, o, c, MAX_RULE_RUN)), seq=list(seq),
+                   lexicon=lexicon)
         for e in s.edits:
             if e.c_start is None:   # left out for an overlapping edit: its own correction
                 own = [*s.tokens[:e.start], *e.cor.split(), *s.tokens[e.end:]]

@@ -57,7 +57,7 @@ def split_examples(parsed: Sequence[Parsed], settings: MergeSettings
     for p in parsed:
         for span in p.edit_spans(settings):
             for _, left, right in cut_points(span, p.seq, p.orig, p.cor):
-                rows.append((pair_features(left, right, p.orig, p.cor),
+                rows.append((pair_features(left, right, p.orig, p.cor, p.lexicon),
                              not _together(p.gold.edits, left, right)))
     return rows
 
@@ -73,7 +73,8 @@ def join_examples(parsed: Sequence[Parsed], settings: MergeSettings,
         spans = p.edit_spans(settings, model)
         for i in join_pairs(spans, max_gap):
             a, b = spans[i], spans[i + 1]
-            rows.append((pair_features(a, b, p.orig, p.cor), _together(p.gold.edits, a, b)))
+            rows.append((pair_features(a, b, p.orig, p.cor, p.lexicon),
+                         _together(p.gold.edits, a, b)))
     return rows
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,8 @@ from ..merge import is_punct
 from ..tokens import Sentence, Token
 
 Span = tuple[int, int, int, int]
+#: a word test: is this a word of the language (the classifier's ``is_valid_word``)
+Lexicon = Callable[[str], bool]
 #: the most unchanged tokens between two edits the join model is asked about
 MAX_GAP = 2
 
@@ -73,13 +75,14 @@ class SpanModel:
     max_gap: int = MAX_GAP
 
     def apply(self, spans: Sequence[Sequence[int]], seq: Sequence[AlignOp], orig: Sentence,
-              cor: Sentence) -> list[Span]:
-        """``spans`` (in order) cut and joined as the corpus does."""
+              cor: Sentence, lexicon: Lexicon | None = None) -> list[Span]:
+        """``spans`` (in order) cut and joined as the corpus does (``lexicon``: the
+        language's word test, as when the model was fitted)."""
         out: list[Span] = [(s[0], s[1], s[2], s[3]) for s in spans]
         if self.split is not None:
-            out = split_spans(out, seq, orig, cor, self.split)
+            out = split_spans(out, seq, orig, cor, self.split, lexicon)
         if self.join is not None:
-            out = join_spans(out, orig, cor, self.join, self.max_gap)
+            out = join_spans(out, orig, cor, self.join, self.max_gap, lexicon)
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -182,12 +185,12 @@ def split_at(span: Span, seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
 
 
 def split_spans(spans: Sequence[Span], seq: Sequence[AlignOp], orig: Sentence, cor: Sentence,
-                model: Linear) -> list[Span]:
+                model: Linear, lexicon: Lexicon | None = None) -> list[Span]:
     """Each span cut where ``model`` scores its cut point above 0."""
     out: list[Span] = []
     for span in spans:
         cuts = [k for k, left, right in cut_points(span, seq, orig, cor)
-                if model.score(pair_features(left, right, orig, cor)) > 0]
+                if model.score(pair_features(left, right, orig, cor, lexicon)) > 0]
         out.extend(split_at(span, seq, orig, cor, cuts))
     return out
 
@@ -200,10 +203,10 @@ def join_pairs(spans: Sequence[Span], max_gap: int) -> list[int]:
 
 
 def join_spans(spans: Sequence[Span], orig: Sentence, cor: Sentence, model: Linear,
-               max_gap: int = MAX_GAP) -> list[Span]:
+               max_gap: int = MAX_GAP, lexicon: Lexicon | None = None) -> list[Span]:
     """Neighbouring spans joined where ``model`` scores the pair above 0."""
     joined = {i for i in join_pairs(spans, max_gap)
-              if model.score(pair_features(spans[i], spans[i + 1], orig, cor)) > 0}
+              if model.score(pair_features(spans[i], spans[i + 1], orig, cor, lexicon)) > 0}
     out: list[Span] = []
     for i, span in enumerate(spans):
         if i - 1 in joined:
@@ -246,7 +249,8 @@ def _changed(o: Sequence[Token], c: Sequence[Token]) -> set[str]:
     return out
 
 
-def _part(name: str, o: Sequence[Token], c: Sequence[Token], out: list[str]) -> str:
+def _part(name: str, o: Sequence[Token], c: Sequence[Token], out: list[str],
+          lexicon: Lexicon | None) -> str:
     """Append the features of one part; return its short description (operation,
     punctuation, case-only or letter similarity) for the features of the pair."""
     op = _op(o, c)
@@ -268,6 +272,11 @@ def _part(name: str, o: Sequence[Token], c: Sequence[Token], out: list[str]) -> 
     words = [t.text for t in o if not is_punct(t)]
     if words:
         out.append(f"{name}upper={all(w.isupper() for w in words)}")
+    if lexicon is not None:     # a misspelt word corrected, or a word replaced
+        for side, toks in (("o", o), ("c", c)):
+            found = [t.text for t in toks if not is_punct(t)]
+            if found:
+                out.append(f"{name}{side}lex={all(lexicon(w) for w in found)}")
     if all(is_punct(t) for t in toks):
         return f"{op}p"
     if o and c and _text(o) == _text(c):
@@ -277,14 +286,16 @@ def _part(name: str, o: Sequence[Token], c: Sequence[Token], out: list[str]) -> 
     return op
 
 
-def pair_features(left: Span, right: Span, orig: Sentence, cor: Sentence) -> list[str]:
+def pair_features(left: Span, right: Span, orig: Sentence, cor: Sentence,
+                  lexicon: Lexicon | None = None) -> list[str]:
     """Feature names of two neighbouring changes ``left`` and ``right`` (spans, ``left``
-    first) and the unchanged tokens between them."""
+    first) and the unchanged tokens between them (``lexicon``: whether a word is one of the
+    language, the classifier's Hunspell test)."""
     lo, lc = orig[left[0]:left[1]], cor[left[2]:left[3]]
     ro, rc = orig[right[0]:right[1]], cor[right[2]:right[3]]
     gap = orig[left[1]:right[0]]
     out = ["bias", f"gap={min(len(gap), 3)}"]
-    kinds = f"{_part('l', lo, lc, out)}|{_part('r', ro, rc, out)}"
+    kinds = f"{_part('l', lo, lc, out, lexicon)}|{_part('r', ro, rc, out, lexicon)}"
     out.append(f"ops={_op(lo, lc)}{_op(ro, rc)}")
     out.append(f"kinds={kinds}")
     out.append(f"kinds_gap={kinds}|{min(len(gap), 3)}")

@@ -144,7 +144,8 @@ class UDLanguage(Language):
         spans = self.rule_spans(seq, orig, cor, run_limit)
         spans = apply_merge_settings(spans, orig, cor, self.merge_settings)
         if self.span_model is not None:
-            spans = self.span_model.apply(spans, seq, orig, cor)
+            lexicon = getattr(self.classifier, "is_valid_word", None)
+            spans = self.span_model.apply(spans, seq, orig, cor, lexicon)
         return spans
 
     def with_merge_settings(self, settings: MergeSettings) -> UDLanguage:
