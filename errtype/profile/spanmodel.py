@@ -320,6 +320,14 @@ def pair_features(left: Span, right: Span, orig: Sentence, cor: Sentence,
     lem_l = {t.lemma.lower() for t in [*lo, *lc] if not is_punct(t)}
     lem_r = {t.lemma.lower() for t in [*ro, *rc] if not is_punct(t)}
     out.append(f"lemma_shared={bool(lem_l & lem_r)}")
+    # a syntactic link between the parts (one's head in the other), on each side
+    for side, sent, a, b in (("o", orig, left[:2], right[:2]), ("c", cor, left[2:], right[2:])):
+        if a[0] < a[1] and b[0] < b[1]:
+            linked = any(b[0] <= sent[i].head < b[1] for i in range(*a)) or \
+                any(a[0] <= sent[i].head < a[1] for i in range(*b))
+            out.append(f"{side}link={linked}")
+            out.append(f"{side}dep={sent[a[1] - 1].dep.split(':')[0]}|"
+                       f"{sent[b[0]].dep.split(':')[0]}")
     total = len(lo) + len(lc) + len(ro) + len(rc)
     out.append(f"size={min(total, 8)}")
     return out
