@@ -144,6 +144,13 @@ def test_profile_json_round_trip_with_spans(tmp_path: Path) -> None:
         load_profile(path)
 
 
+def test_span_model_executes_no_code() -> None:
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "errtype" / "profile" / "spanmodel.py").read_text(encoding="utf-8")
+    for call in ("import pickle", "pickle.load", "eval(", "exec(", "joblib", "marshal", "sklearn"):
+        assert call not in text, call
+
+
 def test_language_applies_the_span_step_after_the_switches() -> None:
     from errtype.lang import get_language
     from errtype.profile.apply import profiled
