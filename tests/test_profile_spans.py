@@ -190,7 +190,8 @@ def test_learned_spans_on_held_out_half(shared: type) -> None:
     profile = fit(train, "cs", c=1.0, balance=1.0)
     ev = evaluate(profile, test)
     # regression pin (docs/profiles.md, cs GECCC, generic UD classifier, first 2,000 blocks):
-    # span F1 87.0 at errtype's default, 90.0 with the learned span step (86.99 -> 89.99)
+    # span F1 87.0 at errtype's default, 90.0 with the learned span step (86.99 -> 89.99); asserted
+    # with 0.5 points of slack
     assert profile.meta["span_learned"] is True
     assert ev.span_default.f1 == pytest.approx(87.0, abs=0.3)
     assert ev.span_profile.f1 >= ev.span_default.f1 + 2.5
