@@ -1,8 +1,9 @@
 """Corpus profiles (issue 35): fitted on one half of a gold corpus, scored on the other half.
 
 For each corpus: span P/R/F1 of (start, end, correction) against annotator 0's human edits
-(errtype's default granularity, the fitted profile's, and the MultiGEC-2025 ERRANT baseline,
-English rules over bare words, :mod:`errtype.score.compat.multigec`), and agreement of the types
+(errtype's default granularity, the fitted profile's: merge switches and learned span step, and
+the MultiGEC-2025 ERRANT baseline, English rules over bare words,
+:mod:`errtype.score.compat.multigec`), and agreement of the types
 with the corpus's own categories on the gold spans: the profile's, side by side with the generic
 classifier read through the hand-written mapping ``shared/tools/type_agreement.py --fine``
 (UA-GEC and EstGEC). Halves are disjoint: by document (UA-GEC), by block order otherwise.
@@ -123,6 +124,9 @@ def main() -> int:
     for code, na, nb, ev, base, _, _, prof, _ in rows:
         d, p = ev.span_default, ev.span_profile
         on = ",".join(k for k, v in prof.merge.to_dict().items() if v) or "(default)"
+        if prof.spans is not None:
+            parts = [k for k in ("split", "join") if getattr(prof.spans, k) is not None]
+            on += f" + learned {'+'.join(parts)}"
         print(f"{code:7} {na:5}/{nb:<5} {base.p:5.1f}/{base.r:4.1f}/{base.f1:4.1f}  "
               f"{d.p:5.1f}/{d.r:4.1f}/{d.f1:4.1f}  {p.p:5.1f}/{p.r:4.1f}/{p.f1:4.1f}  {on}; "
               f"C={prof.meta['c']}, balance={prof.meta['balance']}")

@@ -80,9 +80,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.out:
             profile = fit(parsed, args.lang, meta={"gold": str(args.gold).rsplit("/", 1)[-1]})
             profile.save(args.out)
+            meta = profile.meta
+            learned = "kept" if meta.get("span_learned") else "not kept"
             print(f"profile: {len(profile.classes)} categories, merge {profile.merge.to_dict()}, "
-                  f"span F1 on the gold {profile.meta['span_f1_default']} -> "
-                  f"{profile.meta['span_f1_fitted']}; written to {args.out}", file=sys.stderr)
+                  f"span F1 on the gold {meta['span_f1_default']} -> {meta['span_f1_fitted']}; "
+                  f"learned spans {learned} (cross-validated span F1 "
+                  f"{meta.get('span_cv_f1_switches')} -> {meta.get('span_cv_f1_learned')}); "
+                  f"written to {args.out}", file=sys.stderr)
         return 0
 
     return run(PROG, body, args=args)

@@ -42,6 +42,7 @@ def profiled(language: Language, profile: Any) -> Language:
                            f"{language.code!r} has its own rules")
     # the profile learnt from types naming the differing UD features (feats=True)
     new = with_merge(found.merge).with_options(feats=True)
+    new.span_model = found.spans            # cuts and joins after the merge settings
     new._classifier = ProfileClassifier(new.classifier, found)
     new.profile = profile if isinstance(profile, Profile) else str(profile)
     new.profile_model = found

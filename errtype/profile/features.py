@@ -16,8 +16,9 @@ from ..edit import Edit
 from ..merge import is_punct
 from ..tokens import Sentence, Token
 
-#: bumped whenever the features change: a profile records it and is refused by another
-FEATURES_VERSION = 1
+#: bumped whenever the features change (the type model's here, the span model's in
+#: :mod:`.spanmodel`): a profile records it and is refused by another. 2: learned span step
+FEATURES_VERSION = 2
 
 
 def _feats(tok: Token) -> dict[str, str]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from ..align import align
+from ..align import AlignOp, align
 from ..edit import Edit
 from ..errors import ResourceError
 from ..merge import MAX_RULE_RUN, MergeSettings, apply_merge_settings
@@ -16,7 +17,9 @@ from ..tokens import Sentence
 from ..version import __version__
 from .features import edit_features
 from .profile import Profile, ProfileError
-from .spans import PRF, GoldSentence, SpanKey, folds, span_prf
+from .spanfit import choose_span_model, parsed_folds
+from .spanmodel import Lexicon, SpanModel
+from .spans import PRF, GoldSentence, SpanKey, span_prf
 
 #: regularisation of the logistic regression (inverse strength, scikit-learn's ``C``)
 DEFAULT_C = 4.0
@@ -43,12 +46,25 @@ class Parsed:
     rule_spans: list[tuple[int, int, int, int]]
     #: per gold edit: (errtype's type, features)
     examples: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: the alignment the rule spans come from (what the learned split cuts between)
+    seq: list[AlignOp] = field(default_factory=list)
+    #: the language's word test (the classifier's Hunspell lexicon), read by the span step
+    lexicon: Lexicon | None = None
 
-    def spans(self, settings: MergeSettings) -> list[SpanKey]:
-        """errtype's edits at ``settings`` as compared with the gold."""
+    def edit_spans(self, settings: MergeSettings, span_model: SpanModel | None = None
+                   ) -> list[tuple[int, int, int, int]]:
+        """errtype's edit spans at ``settings``, then ``span_model``'s cuts and joins."""
+        out = apply_merge_settings(self.rule_spans, self.orig, self.cor, settings)
+        if span_model is not None:
+            out = span_model.apply(out, self.seq, self.orig, self.cor, self.lexicon)
+        return [tuple(s[:4]) for s in out]  # type: ignore[misc]
+
+    def spans(self, settings: MergeSettings, span_model: SpanModel | None = None
+              ) -> list[SpanKey]:
+        """errtype's edits at ``settings`` (and ``span_model``) as compared with the gold."""
         c = self.cor
         return [(s[0], s[1], " ".join(t.text for t in c[s[2]:s[3]]))
-                for s in apply_merge_settings(self.rule_spans, self.orig, c, settings)]
+                for s in self.edit_spans(settings, span_model)]
 
 
 def parse_gold(annotator: object, sents: Sequence[GoldSentence]) -> list[Parsed]:
@@ -70,10 +86,13 @@ def parse_gold(annotator: object, sents: Sequence[GoldSentence]) -> list[Parsed]
         parsed += parser.parse_many(texts[k:k + _BATCH], False)
     out: list[Parsed] = []
     lexicon = getattr(language.classifier, "is_valid_word", None)
+    if lexicon is not None:     # asked again and again for the same words by the span fit
+        lexicon = lru_cache(maxsize=None)(lexicon)
     for i, s in enumerate(sents):
         o, c = parsed[2 * i], parsed[2 * i + 1]
         seq = align(o, c, language, False).align_seq
-        p = Parsed(s, o, c, list(language.rule_spans(seq, o, c, MAX_RULE_RUN)))
+        p = Parsed(s, o, c, list(language.rule_spans(seq, o, c, MAX_RULE_RUN)), seq=list(seq),
+                   lexicon=lexicon)
         for e in s.edits:
             if e.c_start is None:   # left out for an overlapping edit: its own correction
                 own = [*s.tokens[:e.start], *e.cor.split(), *s.tokens[e.end:]]
@@ -144,7 +163,7 @@ def choose_learner(parsed: Sequence[Parsed], k: int = INNER_FOLDS
                    ) -> tuple[float, float]:
     """The (C, balance) of :data:`GRID` with the best mean of micro and macro agreement in
     ``k``-fold cross-validation on ``parsed`` alone (ties: the earlier in the grid)."""
-    parts = _parts(parsed, k)
+    parts = parsed_folds(parsed, k)
     best, best_score = GRID[0], -1.0
     for c, balance in GRID:
         per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -164,24 +183,24 @@ def choose_learner(parsed: Sequence[Parsed], k: int = INNER_FOLDS
     return best
 
 
-def _parts(parsed: Sequence[Parsed], k: int) -> list[list[Parsed]]:
-    by_sent = {id(p.gold): p for p in parsed}
-    return [[by_sent[id(s)] for s in fold] for fold in folds([p.gold for p in parsed], k)]
-
-
 def fit(parsed: Sequence[Parsed], language: str, c: float | None = None,
-        meta: dict[str, object] | None = None, balance: float = BALANCE) -> Profile:
+        meta: dict[str, object] | None = None, balance: float = BALANCE,
+        learn_spans: bool = True) -> Profile:
     """A profile fitted on ``parsed`` gold sentences of ``language``; with ``c`` None the
-    regularisation and class weighting are chosen by :func:`choose_learner`."""
+    regularisation and class weighting are chosen by :func:`choose_learner`; with
+    ``learn_spans`` the learned span step is kept when cross-validation on ``parsed`` favours
+    it (:func:`.spanfit.choose_span_model`)."""
     merge, scores = best_merge(parsed)
+    span_model, span_info = choose_span_model(parsed, merge) if learn_spans else (None, {})
     if c is None:
         c, balance = choose_learner(parsed)
     classes, vocab, coef, intercept = fit_model(parsed, c, balance)
     info = {"sentences": len(parsed), "edits": sum(len(p.examples) for p in parsed),
             "span_f1_default": round(scores[MergeSettings()].f1, 2),
             "span_f1_fitted": round(scores[merge].f1, 2), "c": c, "balance": balance,
-            **(meta or {})}
-    return Profile(language, merge, classes, vocab, coef, intercept, __version__, meta=info)
+            **span_info, **(meta or {})}
+    return Profile(language, merge, classes, vocab, coef, intercept, __version__, meta=info,
+                   spans=span_model)
 
 
 @dataclass
@@ -230,13 +249,14 @@ def evaluate(profile: Profile, parsed: Sequence[Parsed]) -> Evaluation:
                 confusion[(e.category, got)] += 1
     gold = [[e.key for e in p.gold.edits] for p in parsed]
     return Evaluation(dict(per), span_prf(gold, [p.spans(MergeSettings()) for p in parsed]),
-                      span_prf(gold, [p.spans(profile.merge) for p in parsed]), confusion)
+                      span_prf(gold, [p.spans(profile.merge, profile.spans) for p in parsed]),
+                      confusion)
 
 
 def cross_validate(parsed: Sequence[Parsed], language: str, k: int = 5,
                    c: float | None = None) -> Evaluation:
     """``k``-fold cross-validation (folds by document, :func:`.spans.folds`)."""
-    parts = _parts(parsed, k)
+    parts = parsed_folds(parsed, k)
     total: Evaluation | None = None
     for i, test in enumerate(parts):
         if not test:

@@ -1,6 +1,6 @@
-"""A corpus profile: plain JSON (merge settings, and a linear model over edit features whose
-classes are the corpus's categories). Loading parses JSON and checks it; no code is executed
-(no pickle), and applying the model needs only numpy.
+"""A corpus profile: plain JSON (merge settings, learned span decisions, and a linear model
+over edit features whose classes are the corpus's categories). Loading parses JSON and checks
+it; no code is executed (no pickle), and applying the models needs only numpy.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from ..errors import InputError
 from ..merge import MergeSettings
 from ..version import __version__
 from .features import FEATURES_VERSION
+from .spanmodel import SpanModel
 
 #: the ``format`` field of every profile
 PROFILE_FORMAT = "errtype-profile"
@@ -29,7 +30,8 @@ class ProfileError(InputError):
 @dataclass
 class Profile:
     """Merge settings and a multinomial logistic model (``coef``: one row per class, one
-    column per feature of ``vocabulary``) mapping errtype's edit features to ``classes``."""
+    column per feature of ``vocabulary``) mapping errtype's edit features to ``classes``;
+    ``spans``: the learned span step applied after the merge settings (None: none)."""
 
     language: str
     merge: MergeSettings
@@ -40,6 +42,7 @@ class Profile:
     errtype_version: str = __version__
     features_version: int = FEATURES_VERSION
     meta: dict[str, Any] = field(default_factory=dict)
+    spans: SpanModel | None = None
 
     def __post_init__(self) -> None:
         self._index = {f: i for i, f in enumerate(self.vocabulary)}
@@ -66,7 +69,8 @@ class Profile:
                 "merge": self.merge.to_dict(), "classes": self.classes,
                 "vocabulary": self.vocabulary,
                 "coef": [[round(float(x), 6) for x in row] for row in self.coef],
-                "intercept": [round(float(x), 6) for x in self.intercept], "meta": self.meta}
+                "intercept": [round(float(x), 6) for x in self.intercept],
+                "spans": self.spans.to_json() if self.spans else None, "meta": self.meta}
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the profile as JSON, atomically."""
@@ -95,13 +99,14 @@ class Profile:
             intercept = [float(x) for x in data["intercept"]]
             merge = MergeSettings.from_dict(dict(data["merge"]))
             language = str(data["language"])
+            spans = SpanModel.from_json(data["spans"]) if data.get("spans") else None
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(f"{name}: damaged profile ({exc})") from None
         if len(coef) != len(classes) or any(len(r) != len(vocab) for r in coef) \
                 or len(intercept) != len(classes) or not classes:
             raise ProfileError(f"{name}: damaged profile (model shapes do not match)")
         return cls(language, merge, classes, vocab, coef, intercept,
-                   meta=dict(data.get("meta") or {}))
+                   meta=dict(data.get("meta") or {}), spans=spans)
 
 
 def load_profile(path: str | os.PathLike[str] | Profile, language: str | None = None

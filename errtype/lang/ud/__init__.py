@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...errors import ResourceError
 from ...merge import MAX_RULE_RUN, MergeSettings, apply_merge_settings, errant2_rules
@@ -110,6 +111,9 @@ class UDLanguage(Language):
         self.merger = errant2_rules()
         #: how adjacent changes merge after the rules (the pack's, or a corpus profile's)
         self.merge_settings: MergeSettings = pack.merge if pack else MergeSettings()
+        #: a corpus profile's learned cuts and joins (:class:`errtype.profile.spanmodel.SpanModel`
+        #: or None), applied after :attr:`merge_settings`
+        self.span_model: Any = None
         self.classifier_factory = make_classifier
         self._classifier: UDClassifier | None = None
 
@@ -135,9 +139,14 @@ class UDLanguage(Language):
           adjective or ending: one word's form changes once (``高い で`` -> ``高く て``,
           ``たい です`` -> ``まし た``);
         * then the granularity of :attr:`merge_settings`
-          (:func:`errtype.merge.apply_merge_settings`; nothing changes at the default)."""
+          (:func:`errtype.merge.apply_merge_settings`; nothing changes at the default);
+        * then a profile's learned cuts and joins (:attr:`span_model`; none by default)."""
         spans = self.rule_spans(seq, orig, cor, run_limit)
-        return apply_merge_settings(spans, orig, cor, self.merge_settings)
+        spans = apply_merge_settings(spans, orig, cor, self.merge_settings)
+        if self.span_model is not None:
+            lexicon = getattr(self.classifier, "is_valid_word", None)
+            spans = self.span_model.apply(spans, seq, orig, cor, lexicon)
+        return spans
 
     def with_merge_settings(self, settings: MergeSettings) -> UDLanguage:
         """A copy of this language merging adjacent changes by ``settings``."""
