@@ -35,6 +35,38 @@ def _side(name: str, toks: Sequence[Token], out: list[str]) -> None:
         out.append(f"{name}w={' '.join(t.lower for t in toks)}")
 
 
+#: coarse word classes of UD POS: a feature per class present on either side of an edit
+_GROUP = {"CCONJ": "conj", "SCONJ": "conj", "PRON": "pronominal", "DET": "pronominal",
+          "NOUN": "nominal", "PROPN": "nominal", "ADJ": "nominal", "NUM": "nominal",
+          "VERB": "verbal", "AUX": "verbal", "ADP": "function", "PART": "function"}
+
+
+def _group(tok: Token) -> str:
+    """The coarse class of a token: ``rel`` for relative/interrogative words, else by POS."""
+    if _feats(tok).get("PronType") in ("Rel", "Int", "Int,Rel"):
+        return "rel"
+    return _GROUP.get(tok.pos, "punct" if is_punct(tok) else "other")
+
+
+def _shape(o: Sequence[Token], c: Sequence[Token], before: Token | None,
+           after: Token | None, out: list[str]) -> None:
+    """Word classes involved, whether the words are rewritten rather than respelt, and the
+    classes of the words next to a punctuation edit."""
+    go, gc = {_group(t) for t in o}, {_group(t) for t in c}
+    out.extend(f"grp={g}" for g in sorted(go | gc))
+    out.extend(f"grp2={a}>{b}" for a in sorted(go or {"-"}) for b in sorted(gc or {"-"}))
+    if o and c:
+        ot = " ".join(t.lower for t in o)
+        ct = " ".join(t.lower for t in c)
+        sim = 1 - Indel.normalized_distance(ot, ct)
+        lemmas = {t.lemma.lower() for t in o} & {t.lemma.lower() for t in c}
+        multi = max(len(o), len(c)) > 1
+        out.append(f"rewrite={'multi' if multi else 'one'}:{'low' if sim < 0.5 else 'high'}"
+                   f":{'shared' if lemmas else 'none'}")
+    if (o or c) and all(is_punct(t) for t in (*o, *c)):
+        out.extend(f"punct_by={_group(t)}" for t in (before, after) if t is not None)
+
+
 def edit_features(edit: Edit, orig: Sentence, cor: Sentence, etype: str,
                   is_valid_word: Callable[[str], bool] | None = None) -> list[str]:
     """The feature names of ``edit`` (typed ``etype`` by errtype) in its sentences."""
@@ -74,12 +106,16 @@ def edit_features(edit: Edit, orig: Sentence, cor: Sentence, etype: str,
             fx, fy = _feats(x), _feats(y)
             out.extend(f"dfeat_any={f}" for f in set(fx) | set(fy) if fx.get(f) != fy.get(f))
     if is_valid_word is not None:
+        verdicts = []
         for name, toks in (("o", o), ("c", c)):
             words = [t.text for t in toks if not is_punct(t)]
+            verdicts.append(str(all(is_valid_word(w) for w in words)) if words else "-")
             if words:
-                out.append(f"{name}lex={all(is_valid_word(w) for w in words)}")
+                out.append(f"{name}lex={verdicts[-1]}")
+        out.append(f"lexpair={verdicts[0]}>{verdicts[1]}")
     before = orig[edit.o_start - 1] if edit.o_start > 0 else None
     after = orig[edit.o_end] if edit.o_end < len(orig) else None
+    _shape(o, c, before, after, out)
     out.append(f"prev={before.pos if before else '<s>'}")
     out.append(f"next={after.pos if after else '</s>'}")
     if before is not None and is_punct(before):
