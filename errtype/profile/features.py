@@ -76,7 +76,9 @@ def edit_features(edit: Edit, orig: Sentence, cor: Sentence, etype: str,
     parts = etype.split(":")
     out.extend(f"tp={':'.join(parts[:i])}" for i in range(1, len(parts)))
     if len(parts) > 1:
-        out.extend(f"tfeat={f}" for f in parts[-1].split("+"))
+        named = parts[-1].split("+")
+        out.extend(f"tfeat={f}" for f in named)
+        out.append(f"tfeat_n={min(len(named), 3)}")
         out.append(f"tbare={':'.join(parts[1:2])}")
     out.append("op=" + ("M" if not o else "U" if not c else "R"))
     _side("o", o, out)
