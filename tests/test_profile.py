@@ -126,6 +126,65 @@ def test_read_gold_and_span_prf(tmp_path: Path) -> None:
     assert PRF(0, 0, 0).f1 == 0
 
 
+# --- edit features ------------------------------------------------------------------------------
+
+def _features(orig: Sentence, cor: Sentence, span: tuple[int, int, int, int], etype: str,
+              lexicon: object = None) -> list[str]:
+    from errtype.edit import Edit
+    from errtype.profile.features import edit_features
+
+    return edit_features(Edit.from_spans(orig, cor, *span), orig, cor, etype, lexicon)
+
+
+def test_features_word_classes_of_both_sides() -> None:
+    # the man that came -> the man who came: a conjunction replaced by a relative pronoun
+    orig = sent("the/DET man/NOUN that/SCONJ came/VERB")
+    cor = sent("the/DET man/NOUN who/PRON/PronType=Rel came/VERB")
+    f = _features(orig, cor, (2, 3, 2, 3), "R:PRON")
+    assert {"grp=conj", "grp=rel", "grp2=conj>rel"} <= set(f)
+    assert not any(x.startswith("grp=nominal") for x in f)
+    # a deleted preposition: its class, and nothing on the other side
+    f = _features(sent("went/VERB to/ADP home/NOUN"), sent("went/VERB home/NOUN"),
+                  (1, 2, 1, 1), "U:ADP")
+    assert "grp2=function>-" in f and "grp=function" in f
+
+
+def test_features_rewrite_shape() -> None:
+    # a two-word phrase rewritten as one unrelated word: low overlap, no lemma shared
+    orig = sent("he/PRON made/VERB up/ADP fire/NOUN")
+    cor = sent("he/PRON invented/VERB fire/NOUN")
+    assert "rewrite=multi:low:none" in _features(orig, cor, (1, 3, 1, 2), "R:OTHER")
+    # one word respelt: high overlap, the same lemma
+    orig, cor = sent("a/DET recieve/VERB"), sent("a/DET recieved/VERB")
+    assert "rewrite=one:high:shared" in _features(orig, cor, (1, 2, 1, 2), "R:SPELL")
+    # insertions and deletions have no rewrite shape
+    f = _features(sent("went/VERB to/ADP home/NOUN"), sent("went/VERB home/NOUN"),
+                  (1, 2, 1, 1), "U:ADP")
+    assert not any(x.startswith("rewrite=") for x in f)
+
+
+def test_features_punctuation_neighbours() -> None:
+    # a comma inserted between a verb and a subordinating conjunction
+    orig = sent("I/PRON know/VERB that/SCONJ")
+    cor = sent("I/PRON know/VERB ,/PUNCT that/SCONJ")
+    f = _features(orig, cor, (2, 2, 2, 3), "M:PUNCT")
+    assert {"punct_by=conj", "punct_by=verbal"} <= set(f)
+    # a word edit has no punctuation neighbours
+    f = _features(orig, sent("I/PRON knew/VERB that/SCONJ"), (1, 2, 1, 2), "R:VERB:TENSE")
+    assert not any(x.startswith("punct_by=") for x in f)
+
+
+def test_features_lexicon_pair_and_type_feature_count() -> None:
+    orig, cor = sent("a/DET dgo/NOUN"), sent("a/DET dog/NOUN")
+    f = _features(orig, cor, (1, 2, 1, 2), "R:NOUN:INFL:Case+Number",
+                  lambda w: w in {"a", "dog"})
+    assert {"lexpair=False>True", "olex=False", "clex=True", "tfeat_n=2"} <= set(f)
+    # an insertion: no words on the original side
+    f = _features(sent("a/DET"), cor, (1, 1, 1, 2), "M:NOUN", lambda w: True)
+    assert "lexpair=->True" in f
+    assert not any(x.startswith("lexpair=") for x in _features(orig, cor, (1, 2, 1, 2), "R:SPELL"))
+
+
 # --- the JSON profile ----------------------------------------------------------------------------
 
 def small_profile(lang: str = "uk") -> Profile:

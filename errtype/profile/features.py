@@ -1,9 +1,13 @@
 """What a profile's model reads of an edit: names of binary features.
 
-errtype's own type (and each of its prefixes and named UD features), the operation, the UD POS
-and features of both sides and those that differ, lemma equality, the character distance, the
-lexicon's verdicts, the words themselves when short, and the neighbouring tokens. Read from the
-edit and its sentences only; the classifier's rules are not changed.
+errtype's own type (and each of its prefixes and named UD features, and how many it names), the
+operation, the UD POS and features of both sides and those that differ, the coarse word classes
+of both sides (conjunction, relative word, pronominal, nominal, verbal, function word,
+punctuation) and their pairs, lemma equality, the character distance, the shape of a rewrite
+(one word or several, low or high overlap, a lemma shared or none), the lexicon's verdicts (and
+their pair), the words themselves when short, the neighbouring tokens and, for a punctuation
+edit, the classes of the words beside it. Read from the edit and its sentences only; the
+classifier's rules are not changed.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from ..merge import is_punct
 from ..tokens import Sentence, Token
 
 #: bumped whenever the features change: a profile records it and is refused by another
-FEATURES_VERSION = 1
+FEATURES_VERSION = 2
 
 
 def _feats(tok: Token) -> dict[str, str]:
