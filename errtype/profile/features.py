@@ -5,8 +5,9 @@ operation, the UD POS and features of both sides and those that differ, the coar
 of both sides (conjunction, relative word, pronominal, nominal, verbal, function word,
 punctuation) and their pairs, lemma equality, the character distance, the shape of a rewrite
 (one word or several, low or high overlap, a lemma shared or none), the lexicon's verdicts (and
-their pair), the words themselves when short, the neighbouring tokens and, for a punctuation
-edit, the classes of the words beside it. Read from the edit and its sentences only; the
+their pair), the words themselves when short, the neighbouring tokens, whether the words just
+before and after it are changed too (a rewrite in several edits) and, for a punctuation edit,
+the classes of the words beside it. Read from the edit and its sentences only; the
 classifier's rules are not changed.
 """
 
@@ -71,6 +72,18 @@ def _shape(o: Sequence[Token], c: Sequence[Token], before: Token | None,
         out.extend(f"punct_by={_group(t)}" for t in (before, after) if t is not None)
 
 
+def _changed_by(edit: Edit, orig: Sentence, cor: Sentence) -> str:
+    """Whether the word before and the word after the edit differ between the sentences
+    (another change touches the edit there): ``both``, ``before``, ``after`` or ``none``."""
+    def differs(i: int, j: int) -> bool:
+        inside_o, inside_c = 0 <= i < len(orig), 0 <= j < len(cor)
+        return inside_o != inside_c or (inside_o and orig[i].text != cor[j].text)
+
+    b = differs(edit.o_start - 1, edit.c_start - 1)
+    a = differs(edit.o_end, edit.c_end)
+    return "both" if a and b else "before" if b else "after" if a else "none"
+
+
 def edit_features(edit: Edit, orig: Sentence, cor: Sentence, etype: str,
                   is_valid_word: Callable[[str], bool] | None = None) -> list[str]:
     """The feature names of ``edit`` (typed ``etype`` by errtype) in its sentences."""
@@ -122,6 +135,7 @@ def edit_features(edit: Edit, orig: Sentence, cor: Sentence, etype: str,
     before = orig[edit.o_start - 1] if edit.o_start > 0 else None
     after = orig[edit.o_end] if edit.o_end < len(orig) else None
     _shape(o, c, before, after, out)
+    out.append(f"changed_by={_changed_by(edit, orig, cor)}")
     out.append(f"prev={before.pos if before else '<s>'}")
     out.append(f"next={after.pos if after else '</s>'}")
     if before is not None and is_punct(before):
