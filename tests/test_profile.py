@@ -319,8 +319,8 @@ def _fit_halves(shared: type, lang: str, name: str) -> tuple:
 @pytest.mark.slow
 @pytest.mark.parametrize(("lang", "name", "micro", "macro", "gain"), [
     # regression pins, all categories of the test half, stand-in models (docs/profiles.md:
-    # uk 90.1 / 82.7, span F1 98.1 at the default already; et 90.4 / 89.9, span F1 79.3 -> 84.9)
-    ("uk", "uagec.dev.m2", 89.5, 82.0, 0.0),
+    # uk 90.1 / 82.2, span F1 98.1 at the default already; et 90.5 / 89.9, span F1 79.3 -> 84.9)
+    ("uk", "uagec.dev.m2", 89.5, 81.5, 0.0),
     ("et", "estgec.dev.m2", 90.0, 88.0, 3.0),
 ])
 def test_profile_on_held_out_half(shared: type, lang: str, name: str, micro: float,
