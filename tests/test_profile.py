@@ -229,6 +229,15 @@ def test_profile_refuses_other_language_and_version(tmp_path: Path) -> None:
     with pytest.raises(ProfileError, match="fitted with errtype 0.0.1"):
         load_profile(path)
     data["errtype_version"] = __version__
+    # a profile of the previous feature set (fitted before the features changed)
+    from errtype.profile.features import FEATURES_VERSION
+
+    data["features_version"] = FEATURES_VERSION - 1
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ProfileError, match=f"features version {FEATURES_VERSION - 1}, this "
+                                           f"errtype reads {FEATURES_VERSION}: fit the profile"):
+        load_profile(path)
+    data["features_version"] = FEATURES_VERSION
     data["coef"] = [[1.0]]
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ProfileError, match="damaged"):
