@@ -151,7 +151,8 @@ def test_span_model_executes_no_code() -> None:
         assert call not in text, call
 
 
-def test_language_applies_the_span_step_after_the_switches() -> None:
+def test_language_applies_the_span_step_after_the_switches(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
     from errtype.lang import get_language
     from errtype.profile.apply import profiled
 
@@ -161,8 +162,8 @@ def test_language_applies_the_span_step_after_the_switches() -> None:
     seq = [AlignOp("S", 0, 1, 0, 1), AlignOp("M", 1, 2, 1, 2), AlignOp("S", 2, 3, 2, 3)]
     rules = [(0, 1, 0, 1), (2, 3, 2, 3)]
 
-    def fixed(language: object) -> object:
-        language.rule_spans = lambda *_: list(rules)  # type: ignore[attr-defined]
+    def fixed(language: object) -> object:  # uk is the shared instance: patched for this test
+        monkeypatch.setattr(language, "rule_spans", lambda *_: list(rules))
         return language
 
     assert fixed(uk).merge_rules(seq, orig, cor) == rules
