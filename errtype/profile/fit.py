@@ -16,6 +16,7 @@ from ..merge import MAX_RULE_RUN, MergeSettings, apply_merge_settings
 from ..tokens import Sentence
 from ..version import __version__
 from .features import edit_features
+from .matrix import binary_matrix
 from .profile import Profile, ProfileError
 from .spanfit import choose_span_model, parsed_folds
 from .spanmodel import Lexicon, SpanModel
@@ -29,8 +30,6 @@ BALANCE = 0.5
 #: (C, balance) tried by inner cross-validation on the training gold
 GRID: tuple[tuple[float, float], ...] = tuple((c, b) for b in (0.5, 0.0, 1.0) for c in (1.0, 4.0))
 INNER_FOLDS = 4
-#: a feature seen fewer times in the training edits is left out of the model
-MIN_COUNT = 2
 #: categories with at least this many edits count in the macro average
 MACRO_MIN = 10
 _BATCH = 256
@@ -124,7 +123,6 @@ def fit_model(parsed: Sequence[Parsed], c: float = DEFAULT_C, balance: float = 0
     features to their gold categories."""
     try:
         import numpy as np
-        from scipy.sparse import csr_matrix
         from sklearn.linear_model import LogisticRegression
     except ImportError as exc:
         raise ResourceError("errtype fit needs scikit-learn: pip install 'errtype[profile]'"
@@ -133,20 +131,11 @@ def fit_model(parsed: Sequence[Parsed], c: float = DEFAULT_C, balance: float = 0
             for e, (_, f) in zip(p.gold.edits, p.examples, strict=True)]
     if not rows:
         raise ProfileError("no gold edits to fit a profile on")
-    counts = Counter(x for f, _ in rows for x in set(f))
-    vocab = sorted(x for x, n in counts.items() if n >= MIN_COUNT)
-    index = {x: i for i, x in enumerate(vocab)}
+    vocab, x = binary_matrix([f for f, _ in rows])
     labels = [y for _, y in rows]
     classes = sorted(set(labels))
     if len(classes) == 1:
         return classes, vocab, [[0.0] * len(vocab)], [0.0]
-    data, ind, ptr = [], [], [0]
-    for f, _ in rows:
-        cols = sorted({index[x] for x in f if x in index})
-        ind += cols
-        data += [1.0] * len(cols)
-        ptr.append(len(ind))
-    x = csr_matrix((data, ind, ptr), shape=(len(rows), len(vocab)))
     freq = Counter(labels)
     weights = {k: (len(labels) / (len(classes) * n)) ** balance for k, n in freq.items()}
     model = LogisticRegression(C=c, max_iter=3000, class_weight=weights if balance else None)

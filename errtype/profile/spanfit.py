@@ -4,12 +4,12 @@ the training gold alone, of whether the learned step is kept."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ResourceError
 from ..merge import MergeSettings
+from .matrix import binary_matrix
 from .spanmodel import MAX_GAP, Linear, Span, SpanModel, cut_points, join_pairs, pair_features
 from .spans import GoldEdit, folds, span_prf
 
@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 SPAN_C = (0.3, 1.0)
 #: folds of the cross-validation that decides whether the learned step is kept
 SPAN_FOLDS = 4
-#: a feature seen fewer times among the training pairs is left out
-MIN_COUNT = 2
 #: decision thresholds on the models' scores (log-odds) tried by the inner CV
 THRESHOLDS = (-1.0, 0.0, 1.0)
 #: the least cross-validated span F1 gain (points) for which the learned step is kept: smaller
@@ -85,7 +83,6 @@ def join_examples(parsed: Sequence[Parsed], settings: MergeSettings,
 def fit_linear(rows: Sequence[tuple[list[str], bool]], c: float = 1.0) -> Linear | None:
     """A binary logistic regression from the features to the labels (None: one label only)."""
     try:
-        from scipy.sparse import csr_matrix
         from sklearn.linear_model import LogisticRegression
     except ImportError as exc:
         raise ResourceError("errtype fit needs scikit-learn: pip install 'errtype[profile]'"
@@ -93,18 +90,7 @@ def fit_linear(rows: Sequence[tuple[list[str], bool]], c: float = 1.0) -> Linear
     labels = [y for _, y in rows]
     if len(set(labels)) < 2:
         return None
-    counts = Counter(x for f, _ in rows for x in set(f))
-    vocab = sorted(x for x, n in counts.items() if n >= MIN_COUNT)
-    index = {x: i for i, x in enumerate(vocab)}
-    data: list[float] = []
-    ind: list[int] = []
-    ptr = [0]
-    for f, _ in rows:
-        cols = sorted({index[x] for x in f if x in index})
-        ind += cols
-        data += [1.0] * len(cols)
-        ptr.append(len(ind))
-    x = csr_matrix((data, ind, ptr), shape=(len(rows), len(vocab)))
+    vocab, x = binary_matrix([f for f, _ in rows])
     model = LogisticRegression(C=c, max_iter=3000)
     model.fit(x, labels)
     sign = 1.0 if bool(model.classes_[1]) else -1.0
