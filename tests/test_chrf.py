@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
@@ -16,6 +13,7 @@ from errtype.score.ngram.gleu import GLEU, units
 from errtype.score.registry import ScoreInput, get_metric
 
 from .conftest import peer
+from .gleu_peer import gleu_package_char
 
 SRC = ["I has a apple .", "She go to home yesterday .", "This is fine ."]
 REFS = [["I have an apple .", "She went home yesterday .", "This is fine ."],
@@ -112,28 +110,7 @@ def test_gleu_char_equals_the_gleu_package_char_mode(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """``errtype score -m gleu-char`` on spaced English text = the PyPI ``gleu`` package's
     character mode (``gleu -t char -f``: character n-grams of the line, spaces included)."""
-    count = peer("gleu.count", "the bench extra installs gleu 1.1.0")
-    corpus = peer("gleu.corpus_main")
-    paths = {}
-    for name, lines in (("src", SRC), ("ref1", REFS[0]), ("ref2", REFS[1]), ("sys", HYP)):
-        paths[name] = tmp_path / f"{name}.txt"
-        paths[name].write_text("".join(x + "\n" for x in lines), encoding="utf-8")
-    for fn in (count.ngram_counter, count.split_word_ngram, count.split_char_ngram):
-        fn.cache_clear()
-    count.set_tokenization("char")
-    try:
-        args = argparse.Namespace(n=4, source_path=str(paths["src"]),
-                                  ref_path_list=[str(paths["ref1"]), str(paths["ref2"])],
-                                  hyp_path_list=[str(paths["sys"])], iter=500, digit=4, proc=1,
-                                  token="char", max=False, fix_seed=True, verbose=False)
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            corpus.corpus_main(args)
-    finally:
-        count.set_tokenization("word")
-        for fn in (count.ngram_counter, count.split_word_ngram, count.split_char_ngram):
-            fn.cache_clear()
-    theirs = f"{float(out.getvalue().split(chr(9))[-1]):.4f}"  # the package prints percentages
+    theirs, paths = gleu_package_char(tmp_path, SRC, REFS[:2], HYP)
     code = score_main(["-m", "gleu-char", "--src", str(paths["src"]), "--ref", str(paths["ref1"]),
                        str(paths["ref2"]), "--hyp", f"S={paths['sys']}", "--tsv"])
     cap = capsys.readouterr()

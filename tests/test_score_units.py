@@ -6,9 +6,6 @@ Char-level GLEU is checked against the PyPI ``gleu`` package's own character mod
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
@@ -18,7 +15,7 @@ from errtype.errors import InputError
 from errtype.m2 import M2Block, M2Edit, M2Target, read_m2, write_m2
 from errtype.score.units import char_block, char_text, char_tokens, is_char_segmented, resolve_unit
 
-from .conftest import peer
+from .gleu_peer import gleu_package_char
 
 # a word-segmented gold (PKUNLP-style, as NLPCC-2018's) and the same in characters (ChERRANT's)
 WORD_GOLD = """S 我们 去 公园 玩 了 。
@@ -155,24 +152,7 @@ SYS = ["我们一起去公园玩了。", "他的中文说得很流利。", "今�
 
 def test_char_gleu_same_as_gleu_package(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    count = peer("gleu.count", "the bench extra installs gleu 1.1.0")
-    corpus = peer("gleu.corpus_main")
-    paths = {}
-    for name, lines in (("src", SRC), ("ref1", REF1), ("ref2", REF2), ("sys", SYS)):
-        paths[name] = tmp_path / f"{name}.txt"
-        paths[name].write_text("".join(x + "\n" for x in lines), encoding="utf-8")
-    for fn in (count.ngram_counter, count.split_word_ngram, count.split_char_ngram):
-        fn.cache_clear()
-    count.set_tokenization("char")
-    args = argparse.Namespace(n=4, source_path=str(paths["src"]),
-                              ref_path_list=[str(paths["ref1"]), str(paths["ref2"])],
-                              hyp_path_list=[str(paths["sys"])], iter=500, digit=4, proc=1,
-                              token="char", max=False, fix_seed=True, verbose=False)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        corpus.corpus_main(args)
-    count.set_tokenization("word")
-    theirs = f"{float(out.getvalue().split(chr(9))[-1]):.4f}"  # the package prints percentages
+    theirs, paths = gleu_package_char(tmp_path, SRC, [REF1, REF2], SYS)
     code, rows, err = _score(capsys, "-m", "gleu", "--lang", "zh", "--src", str(paths["src"]),
                              "--ref", str(paths["ref1"]), str(paths["ref2"]), "--hyp",
                              f"S={paths['sys']}", "--tsv")
