@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, LineCountError
 
 
 def prf(tp: float, fp: float, fn: float, beta: float = 0.5) -> tuple[float, float, float]:
@@ -24,6 +24,19 @@ def prf(tp: float, fp: float, fn: float, beta: float = 0.5) -> tuple[float, floa
     denom = b2 * p + r
     f = (1 + b2) * p * r / denom if p + r and denom else 0.0
     return p, r, f
+
+
+def check_parallel(metric: str, sources: Sequence[str],
+                   references: Sequence[Sequence[str]], hypotheses: Sequence[str]) -> None:
+    """Refuse a reference-based metric's input without references or with a hypothesis or
+    reference file (numbered from 1) of another length than the sources."""
+    if not references:
+        raise InputError(f"{metric} needs at least one reference")
+    n = len(sources)
+    for what, seq in [("hypotheses", hypotheses),
+                      *((f"reference {k + 1}", r) for k, r in enumerate(references))]:
+        if len(seq) != n:
+            raise LineCountError(f"{len(seq)} {what} for {n} source sentences")
 
 
 def signature(metric: str, settings: Mapping[str, Any]) -> str:

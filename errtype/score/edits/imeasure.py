@@ -48,9 +48,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from ...errors import InputError, LineCountError
 from ...m2 import ALT, NONE, M2Block
-from ..common import ScoreResult, signature
+from ..common import ScoreResult, check_parallel, signature
 from ..extract import MISSING
 from ..options import option
 from ..registry import ScoreInput, register
@@ -227,13 +226,8 @@ def _scores(c: dict[str, int], b: dict[str, int], w: float) -> dict[str, float]:
 def imeasure(sources: Sequence[str], references: Sequence[Sequence[str]],
              hypotheses: Sequence[str], w: float = 2.0, name: str = "imeasure") -> ScoreResult:
     """Corpus and sentence I-measure; ``references[k][i]`` is reference k of sentence i."""
-    if not references:
-        raise InputError("the I-measure needs at least one reference")
+    check_parallel("the I-measure", sources, references, hypotheses)
     n = len(sources)
-    for what, seq in [("hypotheses", hypotheses),
-                      *((f"reference {k + 1}", r) for k, r in enumerate(references))]:
-        if len(seq) != n:
-            raise LineCountError(f"{len(seq)} {what} for {n} source sentences")
     total: dict[str, int] = {}
     base: dict[str, int] = {}
     rows = []

@@ -34,7 +34,7 @@ from ...errors import InputError, LineCountError
 from ...m2 import is_m2, read_m2
 from ...textio import read_lines
 from .._checks import misaligned, misalignment_note
-from ..common import ScoreResult, signature
+from ..common import ScoreResult, check_parallel, signature
 from ..extract import MISSING
 from ..options import option
 from ..registry import ScoreInput, register
@@ -179,13 +179,8 @@ class GLEU:
         systems scored against them): each source and reference text is tokenised and counted
         once, and a hypothesis equal to one of them (an unchanged sentence) is not counted again.
         """
+        check_parallel("GLEU", sources, references, hypotheses)
         n_sent, k = len(sources), len(references)
-        if k == 0:
-            raise InputError("GLEU needs at least one reference")
-        for what, seq in [("hypotheses", hypotheses), *(
-                (f"reference {r}", refs) for r, refs in enumerate(references))]:
-            if len(seq) != n_sent:
-                raise LineCountError(f"{len(seq)} {what} for {n_sent} source sentences")
         table = []
         for i in range(n_sent):
             seen: dict[Any, tuple[Sequence[str], list[Counter]]] = {} if memo is None else memo

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ...errors import InputError, LineCountError
-from ..common import ScoreResult, signature
+from ...errors import InputError
+from ..common import ScoreResult, check_parallel, signature
 from ..extract import MISSING
 from ..options import option
 from ..registry import ScoreInput, register
@@ -120,13 +120,8 @@ class Green:
     def score(self, sources: Sequence[str], references: Sequence[Sequence[str]],
               hypotheses: Sequence[str], name: str = "green") -> ScoreResult:
         """Corpus and sentence scores; ``references[k][i]`` is reference k of sentence i."""
-        if not references:
-            raise InputError("GREEN needs at least one reference")
+        check_parallel("GREEN", sources, references, hypotheses)
         n = len(sources)
-        for what, seq in [("hypotheses", hypotheses),
-                          *((f"reference {k + 1}", r) for k, r in enumerate(references))]:
-            if len(seq) != n:
-                raise LineCountError(f"{len(seq)} {what} for {n} source sentences")
         total = [[0, 0, 0] for _ in range(self.order)]
         rows = []
         for i in range(n):
