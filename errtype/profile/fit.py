@@ -11,12 +11,11 @@ from functools import lru_cache
 
 from ..align import AlignOp, align
 from ..edit import Edit
-from ..errors import ResourceError
 from ..merge import MAX_RULE_RUN, MergeSettings, apply_merge_settings
 from ..tokens import Sentence
 from ..version import __version__
 from .features import edit_features
-from .matrix import binary_matrix
+from .matrix import binary_matrix, logistic_regression
 from .profile import Profile, ProfileError
 from .spanfit import choose_span_model, parsed_folds
 from .spanmodel import Lexicon, SpanModel
@@ -121,12 +120,9 @@ def fit_model(parsed: Sequence[Parsed], c: float = DEFAULT_C, balance: float = 0
               ) -> tuple[list[str], list[str], list[list[float]], list[float]]:
     """(classes, vocabulary, coef, intercept) of a logistic regression from the examples'
     features to their gold categories."""
-    try:
-        import numpy as np
-        from sklearn.linear_model import LogisticRegression
-    except ImportError as exc:
-        raise ResourceError("errtype fit needs scikit-learn: pip install 'errtype[profile]'"
-                            ) from exc
+    import numpy as np
+
+    learner = logistic_regression()
     rows = [(f, e.category) for p in parsed
             for e, (_, f) in zip(p.gold.edits, p.examples, strict=True)]
     if not rows:
@@ -138,7 +134,7 @@ def fit_model(parsed: Sequence[Parsed], c: float = DEFAULT_C, balance: float = 0
         return classes, vocab, [[0.0] * len(vocab)], [0.0]
     freq = Counter(labels)
     weights = {k: (len(labels) / (len(classes) * n)) ** balance for k, n in freq.items()}
-    model = LogisticRegression(C=c, max_iter=3000, class_weight=weights if balance else None)
+    model = learner(C=c, max_iter=3000, class_weight=weights if balance else None)
     model.fit(x, labels)
     coef, intercept = np.asarray(model.coef_), np.asarray(model.intercept_)
     if len(classes) == 2:       # one row: class 1 against class 0

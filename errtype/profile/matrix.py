@@ -1,10 +1,13 @@
-"""Binary feature matrices for the profile's learners (fit time only: needs SciPy)."""
+"""Binary feature matrices and the logistic regression of the profile's learners (fit time
+only: scikit-learn, extra ``profile``)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from ..errors import ResourceError
 
 #: a feature seen in fewer training examples is left out of the vocabulary
 MIN_COUNT = 2
@@ -26,3 +29,14 @@ def binary_matrix(features: Sequence[Iterable[str]], min_count: int = MIN_COUNT
         ind += sorted(index[x] for x in f if x in index)
         ptr.append(len(ind))
     return vocab, csr_matrix(([1.0] * len(ind), ind, ptr), shape=(len(rows), len(vocab)))
+
+
+def logistic_regression() -> Any:
+    """scikit-learn's ``LogisticRegression`` class, or a clear error without the extra (asked
+    for before any work, so that a missing extra is said first)."""
+    try:
+        from sklearn.linear_model import LogisticRegression
+    except ImportError as exc:
+        raise ResourceError("errtype fit needs scikit-learn: pip install 'errtype[profile]'"
+                            ) from exc
+    return LogisticRegression

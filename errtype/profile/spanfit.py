@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ResourceError
 from ..merge import MergeSettings
-from .matrix import binary_matrix
+from .matrix import binary_matrix, logistic_regression
 from .spanmodel import MAX_GAP, Linear, Span, SpanModel, cut_points, join_pairs, pair_features
 from .spans import GoldEdit, folds, span_prf
 
@@ -82,16 +81,12 @@ def join_examples(parsed: Sequence[Parsed], settings: MergeSettings,
 
 def fit_linear(rows: Sequence[tuple[list[str], bool]], c: float = 1.0) -> Linear | None:
     """A binary logistic regression from the features to the labels (None: one label only)."""
-    try:
-        from sklearn.linear_model import LogisticRegression
-    except ImportError as exc:
-        raise ResourceError("errtype fit needs scikit-learn: pip install 'errtype[profile]'"
-                            ) from exc
+    learner = logistic_regression()
     labels = [y for _, y in rows]
     if len(set(labels)) < 2:
         return None
     vocab, x = binary_matrix([f for f, _ in rows])
-    model = LogisticRegression(C=c, max_iter=3000)
+    model = learner(C=c, max_iter=3000)
     model.fit(x, labels)
     sign = 1.0 if bool(model.classes_[1]) else -1.0
     return Linear(vocab, [sign * float(v) for v in model.coef_[0]],
