@@ -16,7 +16,6 @@ where the join model says so, each pair decided on its own and chains joined who
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ import numpy as np
 from rapidfuzz.distance import Indel
 
 from ..align import AlignOp
+from ..lang.ud.text import fold_marks
 from ..merge import is_punct
 from ..tokens import Sentence, Token
 
@@ -99,12 +99,6 @@ class SpanModel:
 
 # --- candidates ----------------------------------------------------------------------------------
 
-def _fold(tok: Token) -> str:
-    """Lower-cased text without diacritics (what the UD transposition test compares)."""
-    return "".join(ch for ch in unicodedata.normalize("NFD", tok.lower)
-                   if not unicodedata.combining(ch))
-
-
 def _expand(op: AlignOp, orig: Sentence, cor: Sentence) -> list[AlignOp]:
     """A transposition as the shorter ones (or substitutions, or matches) it is made of:
     ``hodne svatků -> hodně svátků``, a transposition up to diacritics, is two changes."""
@@ -114,8 +108,8 @@ def _expand(op: AlignOp, orig: Sentence, cor: Sentence) -> list[AlignOp]:
     left: Counter[str] = Counter()
     last = 0
     for j in range(op.o_end - op.o_start):
-        left[_fold(orig[op.o_start + j])] += 1
-        left[_fold(cor[op.c_start + j])] -= 1
+        left[fold_marks(orig[op.o_start + j].lower)] += 1
+        left[fold_marks(cor[op.c_start + j].lower)] -= 1
         if any(left.values()):
             continue
         os_, cs_, n = op.o_start + last, op.c_start + last, j + 1 - last
