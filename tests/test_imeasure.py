@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from errtype.score.common import sentence_scores
 from errtype.score.edits.imeasure import align3, counts, gold_xml, i_measure, imeasure, wacc
 from errtype.score.registry import ScoreInput, get_metric
 
-from .conftest import peer_repo, shared_path
+from .conftest import bench_module, peer_repo, shared_path
 
 PY2_REASON = ("ERRTYPE_IMEASURE_PYTHON must name a Python 2.7 with numpy for the official "
               "I-measure scorer (default python2; e.g. pip2 install numpy==1.16.6)")
@@ -130,31 +129,17 @@ def _run_official(tmp: Path, blocks: list[M2Block], hyps: list[str]
                   ) -> tuple[dict[int, list[str]], list[str]]:
     """The official per-sentence correction rows (by sentence index) and overall row."""
     python, checkout = _official()
-    (tmp / "gold.xml").write_text(gold_xml(blocks), encoding="utf-8")
-    (tmp / "hyp.txt").write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
-    done = subprocess.run([python, "ieval.py", f"-ref:{tmp / 'gold.xml'}",
-                           f"-hyp:{tmp / 'hyp.txt'}", "-nomix", "-per-sent"], cwd=checkout,
-                          capture_output=True, text=True, timeout=3000)
-    assert done.returncode == 0, done.stderr
-    rows, overall = {}, []
-    for line in done.stdout.splitlines():
-        p = line.split()
-        if len(p) == 15 and p[1] == "Cor":
-            rows[int(p[0]) - 1] = p[2:]
-        elif p[:1] == ["Correction"]:
-            overall = p[1:]
+    rows, overall, _ = bench_module("bench_imeasure").run_official(
+        checkout, python, gold_xml(blocks), hyps, tmp)
     return rows, overall
 
 
 def _compare(tmp: Path, blocks: list[M2Block], hyps: list[str]) -> None:
     rows, overall = _run_official(tmp, blocks, hyps)
     res = get_metric("imeasure").score(ScoreInput(blocks, hyps))
-    keys = ("tp", "tn", "fp", "fn", "fpn")
     assert len(rows) == len(blocks)
-    for s in res.sentences:
-        theirs = rows[s["id"]]
-        assert [s["counts"][k] for k in keys] == [int(x) for x in theirs[:5]], s["id"]
-        assert f"{100 * s['score']:.2f}" == theirs[12], s["id"]
+    assert bench_module("bench_imeasure").differing(res, rows) == []
+    keys = ("tp", "tn", "fp", "fn", "fpn")
     assert [res.counts[k] for k in keys] == [int(x) for x in overall[:5]]
     assert f"{100 * res.corpus['i']:.2f}" == overall[12]
     assert f"{100 * res.corpus['wacc']:.2f}" == overall[10]
@@ -208,3 +193,22 @@ def test_equal_to_the_official_scorer_on_conll14(tmp_path: Path) -> None:
         run = tmp_path / name
         run.mkdir()
         _compare(run, gold[:n], hyps[:n])
+
+
+def test_mixing_candidates_are_counted_by_clusters_of_overlapping_edits() -> None:
+    """``bench/bench_gmeg.py --mix-candidates`` (the documented reason the scorer's mixing
+    cannot run on GMEG-Data): per cluster of overlapping edits, one alternative per annotator
+    who edited there, plus "no change" unless every annotator did; the product per sentence."""
+    bench = bench_module("bench_gmeg")
+    blocks, _ = _blocks([
+        # (0,1): annotators 0 and 1 of 3 -> 3 choices; (2,3): annotator 0 -> 2; the insertion at
+        # 3 touches (2,3) only at its end, so it is its own cluster -> 2: 12
+        ("a b c d", {0: [(0, 1, "x"), (2, 3, "y")], 1: [(0, 1, "z"), (3, 3, "w")], 2: []}, ""),
+        # a span inside a longer one joins its cluster; both annotators there -> 2
+        ("a b c", {0: [(0, 3, "q")], 1: [(1, 2, "r")]}, ""),
+        ("a b", {0: []}, ""),  # no edit: the source alone
+    ])
+    assert bench.overlap((1, 2), (0, 3)) and not bench.overlap((0, 3), (1, 2))
+    assert not bench.overlap((3, 3), (2, 3)) and bench.overlap((2, 2), (1, 3))
+    assert bench.mix_candidates(blocks) == {"sentences": 3, "total": 15, "median": 2, "p90": 12,
+                                            "max": 12}
