@@ -279,6 +279,33 @@ def test_what_is_not_a_clash(inputs: dict[str, Path], tmp_path: Path) -> None:
         check_paths(_parse(argv))  # no error
 
 
+@pytest.mark.parametrize("argv", [
+    ["meta", "gmeg", "--data", "{tree}", "--html", "{out}"],
+    ["meta", "gmeg", "--data", "{tree}", "--json", "{out}"],
+    ["meta", "textlevel", "--data", "{tree}", "-m", "gleu", "-o", "{out}"],
+    ["meta", "seeda", "{tree}", "--ref", "{gold}", "-m", "m2", "--json", "{out}"],
+])
+def test_an_output_inside_an_input_folder_is_refused(
+        argv: list[str], inputs: dict[str, Path], tmp_path: Path, no_work: None,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder read whole (GMEG-Data, SEEDA, rating folders) is an input file by file: an
+    output on any file under it, however spelled, is refused before any work; a new file in
+    it is not a clash."""
+    monkeypatch.chdir(tmp_path)
+    tree = tmp_path / "data"
+    target = tree / "test" / "fce" / "source"
+    target.parent.mkdir(parents=True)
+    target.write_text(TEXT, encoding="utf-8")
+    (tree / ".git").mkdir()
+    (tree / ".git" / "HEAD").write_text("ref\n", encoding="utf-8")
+    values = {"tree": str(tree), "gold": str(inputs["gold"])}
+    for how, spelled in _spellings(target, tmp_path / "links", ""):
+        code, err = _run(_argv(argv, {**values, "out": spelled}), capsys)
+        assert code == 2 and " is the input " in err and str(target) in err, (how, err)
+        assert target.read_text(encoding="utf-8") == TEXT
+    check_paths(_parse(_argv(argv, {**values, "out": str(tree / "new.out")})))  # no clash
+
+
 #: options taking a string that is not a path the command reads or writes (or, marked "read",
 #: one the command only reads, inside a larger value or as a folder); every other string option
 #: must declare its path role (errtype.cli.files), so that its value is checked before any work
@@ -289,8 +316,7 @@ NOT_PATHS = {
     "dask": "an address", "device": "a name",
     "filt": "types", "human_column": "a column", "ignore": "codes", "lang": "a code",
     "lm": "read: a model spec (sphinx:PATH)", "metric_column": "a column",
-    "metrics": "metric names", "option": "METRIC.KEY=VALUE", "seeda": "read: a folder",
-    "data": "read: rater JSON files or folders (meta textlevel), a folder (meta gmeg)",
+    "metrics": "metric names", "option": "METRIC.KEY=VALUE",
     "sets": "set names", "sha256": "a digest", "spacy_model": "read: a name or a folder",
     "stat": "a field", "subset": "read: specs (ids:FILE)", "systems": "names",
     "attribution": "METRIC[:METHOD] specs",

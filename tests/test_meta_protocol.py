@@ -330,6 +330,44 @@ def test_gmeg_evaluate_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "system:mean" in captured.err
 
 
+def test_gmeg_html_page_in_chromium(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``errtype-meta gmeg --html``: the page, as headless Chromium reads it, holds each metric's
+    r and ρ as the JSON has them, the Williams p-value matrix as a table and as SVG cells, and
+    the β sweep chart; it is written atomically and refuses to overwrite an input."""
+    import json
+
+    from .report_browser import Dom, dump_dom
+
+    data = _write_layout(tmp_path)
+    page, js = tmp_path / "meta.html", tmp_path / "meta.json"
+    assert meta_main(["gmeg", "--data", str(data), "-m", "m2", "m2:beta=0.2", "gleu",
+                      "--synthetic", "12", "--samples", "10", "--html", str(page),
+                      "--json", str(js)]) == 0
+    capsys.readouterr()
+    res = json.loads(js.read_text(encoding="utf-8"))["domains"][0]
+    dom = Dom(dump_dom(page, tmp_path / "profile"))
+    table = dom.tables["correlations-fce"]
+    assert table[0][:4] == ["metric", "r", "r interval", "ρ"]
+    got = {row[0]: row for row in table[1:]}
+    assert list(got) == ["m2", "m2:beta=0.2", "gleu"]
+    for m, row in got.items():
+        assert float(row[1]) == pytest.approx(res["metrics"][m]["pearson"]["value"], abs=5e-4)
+        assert float(row[3]) == pytest.approx(res["metrics"][m]["spearman"]["value"], abs=5e-4)
+    williams_rows = {row[0]: row[1:] for row in dom.tables["williams-table-fce"][1:]}
+    assert williams_rows["gleu"][2] == "–"
+    assert float(williams_rows["m2"][2]) == pytest.approx(res["williams"]["m2"]["gleu"],
+                                                          rel=1e-2)
+    # the SVG matrix sits in its figure and prints the same p-value; the sweep chart likewise
+    assert "williams-fce" in dom.by_id and "figure-williams-fce" in dom.by_id
+    assert williams_rows["m2"][2] in dom.by_id["williams-fce"]["text"]
+    assert "beta-fce" in dom.by_id and "m2 r" in dom.by_id["figure-beta-fce"]["text"]
+    source = data / "test" / "fce" / "source"
+    before = source.read_bytes()
+    assert meta_main(["gmeg", "--data", str(data), "-m", "gleu", "--synthetic", "4",
+                      "--html", str(source)]) != 0
+    assert source.read_bytes() == before
+
+
 # --------------------------------------------------------------------------- the real data
 
 

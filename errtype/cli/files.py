@@ -1,7 +1,8 @@
 """Command-line paths with a role, checked before any work starts.
 
 An option declares its role with its argparse ``type`` (:func:`text_input`, :func:`m2_input`,
-:data:`INPUT`, :data:`NAMED_INPUT`, :data:`OUTPUT`, :data:`FOLDER`, :data:`SVG_FOLDER`,
+:data:`INPUT`, :data:`NAMED_INPUT`, :data:`INPUT_TREE`, :data:`OUTPUT`, :data:`FOLDER`,
+:data:`SVG_FOLDER`,
 :func:`path_type` for a prefix); its value is then a :class:`PathArg` (a ``str``) that knows its
 option (:func:`name_options`, called by the parser of :func:`errtype.cli.common.new_parser`).
 :func:`check_paths` checks every such value of the parsed arguments before a model is loaded or a
@@ -31,6 +32,7 @@ ROLES = {
     "m2": "input, M2",
     "input": "input",
     "named": "input, NAME=FILE",
+    "tree": "input, a file or a folder of them",
     "output": "output file",
     "prefix": "output prefix",
     "folder": "output folder",
@@ -66,6 +68,10 @@ class PathArg(str):
             check_output(self, OUTPUT_KINDS[self.role])
             return
         if self.path is None:
+            return
+        if self.role == "tree" and os.path.isdir(self.path):
+            if not os.access(self.path, os.R_OK | os.X_OK):
+                raise InputError("permission denied", path=self.path)
             return
         check_input(self.path)
         if self.role in ("text", "m2"):
@@ -126,6 +132,8 @@ def m2_input(hint: str) -> Callable[[str], PathArg]:
 
 INPUT = path_type("input")
 NAMED_INPUT = path_type("named")
+#: an input file or a folder whose every file is an input (a corpus checkout, rating folders)
+INPUT_TREE = path_type("tree")
 OUTPUT = path_type("output")
 FOLDER = path_type("folder")
 #: a folder the command writes SVG charts into
@@ -179,6 +187,12 @@ def _resolved(out: PathArg) -> str:
 def _files(arg: PathArg, resume: bool) -> list[str]:
     """The files of an argument that can be named: an input's, an output's without wildcard."""
     if arg.role not in OUTPUT_KINDS:
+        if arg.role == "tree" and arg.path is not None and os.path.isdir(arg.path):
+            out = []
+            for top, dirs, files in os.walk(arg.path):
+                dirs[:] = [d for d in dirs if d != ".git"]  # a checkout's history is not read
+                out += [os.path.join(top, f) for f in files]
+            return out
         return [] if arg.path in (None, "-") else [arg.path]
     return [_resolved(arg) + s for s in _written(arg, resume).values() if not glob.has_magic(s)]
 
@@ -242,6 +256,8 @@ def check_clashes(args: argparse.Namespace) -> None:
         what = "also the output" if other.role in OUTPUT_KINDS else "the input"
         fix = "each output its own path" if other.role in OUTPUT_KINDS else \
             "the output another path"
+        named = (f"{theirs} (under {_describe(other)})" if other.role == "tree"
+                 and os.path.isdir(str(other)) else _describe(other))
         raise PathClashError(
             f"output {_describe(out)}{f' writes {written}, which' if derived else ''} is "
-            f"{what} {_describe(other)}{link}; give {fix}", path=str(out))
+            f"{what} {named}{link}; give {fix}", path=str(out))

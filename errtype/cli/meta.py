@@ -68,7 +68,7 @@ from .common import (
     run,
     spellings,
 )
-from .files import INPUT, OUTPUT, SVG_FOLDER, m2_input, text_input
+from .files import INPUT, INPUT_TREE, OUTPUT, SVG_FOLDER, m2_input, text_input
 
 PROG = "errtype-meta"
 M2_NOT_TEXT = "--scribendi takes plain text (SOURCE SYSTEM ...); an M2 gold goes after --m2"
@@ -99,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     sd = sub.add_parser("seeda", help="meta-evaluate metrics on SEEDA (Kobayashi et al. 2024)",
                         description="Compute metrics on SEEDA's judged subset and correlate "
                                     "them with its human scores.")
-    sd.add_argument("seeda", help="a checkout of github.com/tmu-nlp/SEEDA (a folder)")
+    sd.add_argument("seeda", type=INPUT_TREE,
+                    help="a checkout of github.com/tmu-nlp/SEEDA (a folder)")
     sd.add_argument(*spellings("ref"), dest="ref", required=True, type=m2_input(
         "give the CoNLL-2014 gold M2 (official-2014.combined.m2)"),
         help="the gold M2 of the whole CoNLL-2014 test set")
@@ -131,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
                                           "(Östling et al. 2024; Swedish sentences or texts)",
                         description="Compute metrics on the items of gec-evaluation rater "
                                     "files and correlate them with the mean ratings.")
-    tl.add_argument("--data", nargs="+", required=True, metavar="RATINGS",
+    tl.add_argument("--data", nargs="+", required=True, metavar="RATINGS", type=INPUT_TREE,
                     help="a rater's JSON file, or a folder of the JSON files of several raters "
                          "of the same items (several are concatenated)")
     tl.add_argument("-m", "--metrics", nargs="+", required=True, metavar="METRIC",
@@ -155,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Correlate registry metrics with GMEG-Data's human scores "
                                     "per domain, with hybrid synthetic systems, a bootstrap, "
                                     "the Williams test and a beta sweep.")
-    gm.add_argument("--data", required=True, metavar="PATH",
+    gm.add_argument("--data", required=True, metavar="PATH", type=INPUT_TREE,
                     help="GMEG-Data's data/ folder (holding dev/ and test/; git clone "
                          "https://github.com/grammarly/GMEG)")
     gm.add_argument("--split", choices=["dev", "test"], default="test",
@@ -196,6 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_output_option(gm, "the tables")
     gm.add_argument("--json", metavar="FILE", type=OUTPUT,
                     help="write every number as JSON (- = stdout)")
+    gm.add_argument("--html", metavar="FILE", type=OUTPUT,
+                    help="write a self-contained HTML page: the correlations, the Williams "
+                         "p-value matrix (table and SVG) and the beta sweep of each domain")
 
     for name, helptext in (("system", "system-level Pearson/Spearman (optional bootstrap)"),
                            ("sentence", "sentence-level pairwise accuracy and Kendall")):
@@ -524,9 +528,17 @@ def _cmd_gmeg(args: argparse.Namespace) -> int:
         clean = json.loads(json.dumps(results, default=str),
                            parse_constant=lambda c: None)  # nan -> null
         _write_json(args.json, {"domains": clean}, sig)
+    charts = _gmeg_charts(results) if args.plots or args.html else {}
     if args.plots:
-        for path in _write_gmeg_plots(Path(args.plots), results):
+        Path(args.plots).mkdir(parents=True, exist_ok=True)
+        for path in _write_charts(Path(args.plots), charts):
             print(f"{PROG}: wrote {path}", file=sys.stderr)
+    if args.html:
+        from ..report.meta_html import render_gmeg_html
+
+        with atomic_output(args.html) as fh:
+            fh.write(render_gmeg_html(results, charts, sig))
+        print(f"{PROG}: wrote {args.html}", file=sys.stderr)
     return 0
 
 
@@ -560,11 +572,10 @@ def _print_gmeg(results: list[dict[str, Any]]) -> None:
         print()
 
 
-def _write_gmeg_plots(folder: Path, results: list[dict[str, Any]]) -> list[Path]:
-    """The Williams matrix and the beta sweep of each domain, as SVG files."""
+def _gmeg_charts(results: list[dict[str, Any]]) -> dict[str, str]:
+    """The Williams matrix and the beta sweep of each domain, as SVG by name."""
     from ..report.svg import Series, grid_heatmap, line_chart
 
-    folder.mkdir(parents=True, exist_ok=True)
     charts: dict[str, str] = {}
     for res in results:
         d = res["domain"]
@@ -586,7 +597,7 @@ def _write_gmeg_plots(folder: Path, results: list[dict[str, Any]]) -> list[Path]
             charts[f"beta-{d}"] = line_chart(f"Correlation by F beta, {d} ({res['split']})",
                                              betas, series, x_title="beta",
                                              chart_id=f"beta-{d}", width=720)
-    return _write_charts(folder, charts)
+    return charts
 
 
 def _cmd_system(args: argparse.Namespace) -> int:
