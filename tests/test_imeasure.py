@@ -162,6 +162,9 @@ HAND = [  # (source, {annotator: [(start, end, correction)]}, hypothesis)
      "Once upon a time , there was a king ."),
     ("x y z", {}, "x y z w"),
     ("a b a b a", {0: [(1, 3, "b")], 1: [(0, 1, "b")]}, "b a b a"),
+    # two insertions of one annotator at one position (ERRANT writes M:PUNCT and M:PRON apart):
+    # the reference is "a . You b", which the scorer builds only from one error holding both
+    ("a b", {0: [(1, 1, "."), (1, 1, "You")]}, "a . You b"),
 ]
 
 

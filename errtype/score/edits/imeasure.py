@@ -265,20 +265,30 @@ def imeasure(sources: Sequence[str], references: Sequence[Sequence[str]],
 
 def gold_xml(blocks: Sequence[M2Block]) -> str:
     """The gold in the official scorer's XML format (its README's DTD), for running it as a peer:
-    one ``error`` per edit, its one ``alt`` by the edit's annotator (first alternative;
-    ``-NONE-`` deletes), ``numann`` the annotators named in the block (noop lines included)."""
+    one ``error`` per span an annotator edits, its one ``alt`` by that annotator holding the
+    span's corrections in M2 order (first alternative; ``-NONE-`` deletes); ``numann`` the
+    annotators named in the block (noop lines included). Two insertions of one annotator at one
+    position share an ``error``, as the scorer's ``m2_to_ixml.py`` groups them: the scorer then
+    joins them in order, where as separate errors it would apply them last first."""
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<scripts>", '<script id="1">']
     for s, b in enumerate(blocks, 1):
         anns = {e.annotator for e in b.edits}
         lines.append(f'<sentence id="{s}" numann="{len(anns)}">')
         lines.append(f"<text>{escape(b.source)}</text>")
         lines.append("<error-list>")
-        for n, e in enumerate((e for e in b.edits if not e.is_noop), 1):
-            cor = e.cor.split(ALT)[0]
-            cor = "" if cor.strip() == NONE else cor
-            lines.append(f'<error id="{n}" req="yes" type={quoteattr(e.type)}>'
-                         f'<alt ann="{e.annotator}"><c start="{e.start}" end="{e.end}">'
-                         f"{escape(cor)}</c></alt></error>")
+        spans: dict[tuple[int, int, int], list[Any]] = {}
+        for e in b.edits:
+            if not e.is_noop:
+                spans.setdefault((e.annotator, e.start, e.end), []).append(e)
+        for n, ((ann, start, end), edits) in enumerate(spans.items(), 1):
+            cs = []
+            for e in edits:
+                cor = e.cor.split(ALT)[0]
+                cor = "" if cor.strip() == NONE else cor
+                cs.append(f'<c start="{start}" end="{end}">{escape(cor)}</c>')
+            types = "/".join(dict.fromkeys(e.type for e in edits))
+            lines.append(f'<error id="{n}" req="yes" type={quoteattr(types)}>'
+                         f'<alt ann="{ann}">{"".join(cs)}</alt></error>')
         lines.append("</error-list>")
         lines.append("</sentence>")
     lines += ["</script>", "</scripts>"]
