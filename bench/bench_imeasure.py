@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_gmeg import read_test_split  # noqa: E402
 from peer_repos import bench_checkout  # noqa: E402
 
-from errtype.errors import InputError  # noqa: E402
 from errtype.score.edits.imeasure import KEYS, gold_xml, imeasure  # noqa: E402
 from errtype.score.meta import gmeg  # noqa: E402
 
@@ -96,12 +96,8 @@ def main() -> int:
     out: dict[str, dict] = {}
     print("domain\tsystem\tsentences\tdiffering\terrtype I\tofficial I\terrtype CPU s"
           "\tofficial CPU s\tratio")
-    for d in args.domains:
-        try:
-            data = gmeg.read_gmeg(args.gmeg, "test", d)
-        except InputError as exc:
-            print(f"# {d}: skipped: {exc}")
-            continue
+    for data in read_test_split(args.gmeg, args.domains):
+        d = data.domain
         systems = args.systems or list(data.systems)
         suite = load_suite(list(data.systems.items()), data.references, data.source)
         gold = suite.gold()
