@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from rapidfuzz.distance import Indel
 
 from ..edit import Edit
+from ..lang.ud.morph import features
 from ..merge import is_punct
 from ..tokens import Sentence, Token
 
@@ -27,15 +28,11 @@ from ..tokens import Sentence, Token
 FEATURES_VERSION = 3
 
 
-def _feats(tok: Token) -> dict[str, str]:
-    return dict(f.split("=", 1) for f in tok.feats.split("|") if "=" in f)
-
-
 def _side(name: str, toks: Sequence[Token], out: list[str]) -> None:
     out.append(f"{name}n={min(len(toks), 3)}")
     for t in toks:
         out.append(f"{name}pos={t.pos}")
-        out.extend(f"{name}f={k}={v}" for k, v in _feats(t).items())
+        out.extend(f"{name}f={k}={v}" for k, v in features(t.feats).items())
     if toks:
         out.append(f"{name}all_punct={all(is_punct(t) for t in toks)}")
     if 0 < len(toks) <= 2:
@@ -50,7 +47,7 @@ _GROUP = {"CCONJ": "conj", "SCONJ": "conj", "PRON": "pronominal", "DET": "pronom
 
 def _group(tok: Token) -> str:
     """The coarse class of a token: ``rel`` for relative/interrogative words, else by POS."""
-    if _feats(tok).get("PronType") in ("Rel", "Int", "Int,Rel"):
+    if features(tok.feats).get("PronType") in ("Rel", "Int", "Int,Rel"):
         return "rel"
     return _GROUP.get(tok.pos, "punct" if is_punct(tok) else "other")
 
@@ -106,7 +103,7 @@ def edit_features(edit: Edit, orig: Sentence, cor: Sentence, etype: str,
         a, b = o[-1], c[-1]
         out.append(f"pos2={a.pos}>{b.pos}")
         out.append(f"lemma_eq={a.lemma.lower() == b.lemma.lower()}")
-        fa, fb = _feats(a), _feats(b)
+        fa, fb = features(a.feats), features(b.feats)
         out.extend(f"dfeat={k}" for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k))
         ot = " ".join(t.text for t in o)
         ct = " ".join(t.text for t in c)
@@ -124,7 +121,7 @@ def edit_features(edit: Edit, orig: Sentence, cor: Sentence, etype: str,
         out.append(f"sfx={wa[-2:]}>{wb[-2:]}")
         out.append(f"sfx1={wa[-1:]}>{wb[-1:]}")
         for x, y in zip(o, c, strict=False):
-            fx, fy = _feats(x), _feats(y)
+            fx, fy = features(x.feats), features(y.feats)
             out.extend(f"dfeat_any={f}" for f in set(fx) | set(fy) if fx.get(f) != fy.get(f))
     if is_valid_word is not None:
         verdicts = []

@@ -25,6 +25,7 @@ import numpy as np
 from rapidfuzz.distance import Indel
 
 from ..align import AlignOp
+from ..lang.ud.morph import features
 from ..lang.ud.text import fold_marks
 from ..merge import is_punct
 from ..tokens import Sentence, Token
@@ -213,10 +214,6 @@ def join_spans(spans: Sequence[Span], orig: Sentence, cor: Sentence, model: Line
 
 # --- features ------------------------------------------------------------------------------------
 
-def _feats(tok: Token) -> dict[str, str]:
-    return dict(f.split("=", 1) for f in tok.feats.split("|") if "=" in f)
-
-
 def _op(o: Sequence[Token], c: Sequence[Token]) -> str:
     return "M" if not o else "U" if not c else "R"
 
@@ -238,7 +235,7 @@ def _changed(o: Sequence[Token], c: Sequence[Token]) -> set[str]:
         return set()
     out: set[str] = set()
     for a, b in zip(o, c, strict=True):
-        fa, fb = _feats(a), _feats(b)
+        fa, fb = features(a.feats), features(b.feats)
         out |= {f for f in set(fa) | set(fb) if fa.get(f) != fb.get(f)}
     return out
 
