@@ -62,6 +62,11 @@ class PathArg(str):
         name, _, path = self.partition("=")
         return path if name and path else None
 
+    @property
+    def is_folder_input(self) -> bool:
+        """An input folder whose every file is an input (the ``tree`` role given a folder)."""
+        return self.role == "tree" and self.path is not None and os.path.isdir(self.path)
+
     def check(self) -> None:
         """Raise :class:`InputError`/:class:`OutputError` unless the path can play its role."""
         if self.role in OUTPUT_KINDS:
@@ -69,7 +74,7 @@ class PathArg(str):
             return
         if self.path is None:
             return
-        if self.role == "tree" and os.path.isdir(self.path):
+        if self.is_folder_input:
             if not os.access(self.path, os.R_OK | os.X_OK):
                 raise InputError("permission denied", path=self.path)
             return
@@ -187,7 +192,7 @@ def _resolved(out: PathArg) -> str:
 def _files(arg: PathArg, resume: bool) -> list[str]:
     """The files of an argument that can be named: an input's, an output's without wildcard."""
     if arg.role not in OUTPUT_KINDS:
-        if arg.role == "tree" and arg.path is not None and os.path.isdir(arg.path):
+        if arg.is_folder_input:
             out = []
             for top, dirs, files in os.walk(arg.path):
                 dirs[:] = [d for d in dirs if d != ".git"]  # a checkout's history is not read
@@ -256,8 +261,8 @@ def check_clashes(args: argparse.Namespace) -> None:
         what = "also the output" if other.role in OUTPUT_KINDS else "the input"
         fix = "each output its own path" if other.role in OUTPUT_KINDS else \
             "the output another path"
-        named = (f"{theirs} (under {_describe(other)})" if other.role == "tree"
-                 and os.path.isdir(str(other)) else _describe(other))
+        named = (f"{theirs} (under {_describe(other)})" if other.is_folder_input
+                 else _describe(other))
         raise PathClashError(
             f"output {_describe(out)}{f' writes {written}, which' if derived else ''} is "
             f"{what} {named}{link}; give {fix}", path=str(out))

@@ -464,7 +464,6 @@ def _write_plots(folder: Path, res: dict[str, Any]) -> list[Path]:
     """The window and pairwise analysis charts of a SEEDA meta-evaluation, as SVG files."""
     from ..report.svg import pairwise_chart, window_chart
 
-    folder.mkdir(parents=True, exist_ok=True)
     charts: dict[str, str] = {}
     humans = dict.fromkeys(k for r in res.values() for k in r["window"])
     for human in humans:
@@ -477,7 +476,9 @@ def _write_plots(folder: Path, res: dict[str, Any]) -> list[Path]:
 
 
 def _write_charts(folder: Path, charts: dict[str, str]) -> list[Path]:
-    """Each SVG chart written (atomically) to ``folder/STEM.svg``, its stem made file-safe."""
+    """Each SVG chart written (atomically) to ``folder/STEM.svg`` (the folder made if need be),
+    its stem made file-safe."""
+    folder.mkdir(parents=True, exist_ok=True)
     out = []
     for stem, svg in charts.items():
         path = folder / f"{''.join(c if c.isalnum() or c in '-_.' else '_' for c in stem)}.svg"
@@ -530,7 +531,6 @@ def _cmd_gmeg(args: argparse.Namespace) -> int:
         _write_json(args.json, {"domains": clean}, sig)
     charts = _gmeg_charts(results) if args.plots or args.html else {}
     if args.plots:
-        Path(args.plots).mkdir(parents=True, exist_ok=True)
         for path in _write_charts(Path(args.plots), charts):
             print(f"{PROG}: wrote {path}", file=sys.stderr)
     if args.html:
